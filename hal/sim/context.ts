@@ -1,0 +1,152 @@
+// Shared by every simulated entity: the time source, the register files, persistence, the event log
+// and the system error bitmap, plus the hooks that let the module stay lazy:
+// - advance(t) runs before every HAL call, so time-driven effects (energy accumulation, latched faults,
+//   a capture finishing) are brought up to date from now() without any timer;
+// - reboot runs on system/reset: registers go back to saved settings, volatile models restart.
+
+import type { EntityName } from '../types';
+import { Persist, type SimStorage } from './persist';
+import { countOf, type SimProfile } from './profile';
+import { RegisterFile, type RegisterTable } from './registers';
+
+/** system/errors bits (reading clears them). */
+export const ERR_RAIL_FAULT = 1 << 0;
+export const ERR_PORT_OVERCURRENT = 1 << 1;
+export const ERR_STORE_LOCKED = 1 << 2;
+export const ERR_CAPTURE = 1 << 3;
+export const ERR_STORAGE = 1 << 4;
+
+const MAX_EVENTS = 64;
+
+export class SimContext {
+  readonly persist: Persist;
+  /** Wall time (options.now) of the last power-up or reset. */
+  bootTime: number;
+  /** Module clock minus wall time, ms: the clock entity sets it. Survives reset (a battery-backed RTC). */
+  clockOffset = 0;
+  /** system/errors bitmap. */
+  errors = 0;
+  private readonly files = new Map<string, RegisterFile>();
+  private readonly advanceHooks: ((t: number) => void)[] = [];
+  private readonly rebootHooks: (() => void)[] = [];
+  private events: string[] = [];
+
+  constructor(
+    readonly serial: number,
+    readonly profile: SimProfile,
+    private readonly wallNow: () => number,
+    storage: SimStorage,
+  ) {
+    this.persist = new Persist(storage);
+    this.bootTime = wallNow();
+  }
+
+  /** Wall time in ms (the injected time source): drives every simulated process. */
+  wall(): number {
+    return this.wallNow();
+  }
+
+  /** The module clock (ms since the Unix epoch, UTC). */
+  moduleNow(): number {
+    return this.wallNow() + this.clockOffset;
+  }
+
+  uptimeMs(): number {
+    return Math.max(0, this.wallNow() - this.bootTime);
+  }
+
+  count(entity: EntityName): number {
+    return countOf(this.profile, entity);
+  }
+
+  /** The register file of an entity, loaded with its saved settings. */
+  registers(entity: EntityName, table: RegisterTable, volatile: readonly string[] = [], count = this.count(entity)): RegisterFile {
+    const file = new RegisterFile(entity, count, table, volatile);
+    for (let i = 0; i < file.count; i++) file.load(i, this.persist.settingsOf(entity, i));
+    this.files.set(entity, file);
+    return file;
+  }
+
+  registerFile(entity: string): RegisterFile | undefined {
+    return this.files.get(entity);
+  }
+
+  onAdvance(hook: (t: number) => void): void {
+    this.advanceHooks.push(hook);
+  }
+
+  onReboot(hook: () => void): void {
+    this.rebootHooks.push(hook);
+  }
+
+  advance(): void {
+    const t = this.wallNow();
+    for (const hook of this.advanceHooks) hook(t);
+    if (this.persist.failed) {
+      this.persist.failed = false;
+      this.flagError(ERR_STORAGE, 'storage write failed');
+    }
+  }
+
+  /** system/reset: unsaved settings are dropped, saved ones come back, volatile state restarts. */
+  reboot(): void {
+    this.advance(); // close the books (energy counters...) before the state they depend on goes
+    this.bootTime = this.wallNow();
+    this.errors = 0;
+    this.files.forEach((file, entity) => {
+      for (let i = 0; i < file.count; i++) file.load(i, this.persist.settingsOf(entity, i));
+    });
+    for (const hook of this.rebootHooks) hook();
+    this.log('reset');
+  }
+
+  /** system/save: every setting of every entity becomes the saved one. */
+  saveAll(): void {
+    this.persist.clearSettings();
+    this.files.forEach((file, entity) => {
+      for (let i = 0; i < file.count; i++) {
+        const s = file.settings(i);
+        if (Object.keys(s).length) this.persist.setSettings(entity, i, s);
+      }
+    });
+    this.persist.write();
+    this.log('settings saved');
+  }
+
+  /** system/resetdevicetofactorydefaults: saved settings erased, every register back to factory. */
+  factoryDefaults(): void {
+    this.persist.clearSettings();
+    this.persist.write();
+    this.files.forEach((file) => { for (let i = 0; i < file.count; i++) file.clear(i); });
+    this.log('factory defaults');
+  }
+
+  /** userconfig: one entity instance's settings saved, loaded back, or reset to factory. */
+  saveEntity(entity: string, index: number): void {
+    const file = this.files.get(entity);
+    this.persist.setSettings(entity, index, file ? file.settings(index) : {});
+    this.persist.write();
+  }
+
+  loadEntity(entity: string, index: number): void {
+    this.files.get(entity)?.load(index, this.persist.settingsOf(entity, index));
+  }
+
+  factoryEntity(entity: string, index: number): void {
+    this.files.get(entity)?.clear(index);
+  }
+
+  flagError(bit: number, what: string): void {
+    if ((this.errors & bit) === 0) this.log(what);
+    this.errors |= bit;
+  }
+
+  log(text: string): void {
+    this.events.push(`${this.uptimeMs()} ${text}`);
+    if (this.events.length > MAX_EVENTS) this.events = this.events.slice(-MAX_EVENTS);
+  }
+
+  eventLog(): readonly string[] {
+    return this.events;
+  }
+}

@@ -1,0 +1,47 @@
+// mux: an analog/data multiplexer. `state` is what is actually connected: the selected channel
+// (config 0), the split mask (config 1), or the highest-priority channel with a live input (config 2).
+
+import { ApiError, aErrRange } from '../../src/api/errors';
+import type { EntityHal, EntityOps } from '../types';
+import type { SimContext } from './context';
+import { makeEntity } from './entity';
+import { asNumber, checkIndex, noise, slot } from './values';
+
+const CONFIG_SPLIT = 1;
+const CONFIG_PRIORITY = 2;
+
+export function createMux(ctx: SimContext): EntityHal<EntityOps['mux']> {
+  const channels = ctx.profile.muxChannels;
+  const mask = channels >= 32 ? 0xffffffff : (1 << channels) - 1;
+  const regs = ctx.registers('mux', { enable: false, channel: 0, config: 0, split: 0, datadirection: 0 });
+  /** Input on each channel: channel c carries 5 V - c x 1.1 V (the last ones nothing). */
+  const voltage = (i: number, c: number) => {
+    const v = 5_000_000 - 1_100_000 * c;
+    return v > 0 ? Math.round(v + 2000 * noise(ctx.serial, 800 + 16 * i + c, slot(ctx.wall()))) : 0;
+  };
+  return makeEntity(ctx, 'mux', {
+    registers: regs,
+    limit: (_i, param) => (param === 'channel' ? channels : 0),
+    get: {
+      voltage: (i, p) => voltage(i, checkIndex('mux channel', p[0], channels)),
+      state: (i) => {
+        if (!regs.bool(i, 'enable')) return 0;
+        const config = regs.num(i, 'config');
+        if (config === CONFIG_SPLIT) return regs.num(i, 'split') & mask;
+        if (config === CONFIG_PRIORITY) {
+          for (let c = 0; c < channels; c++) if (voltage(i, c) > 0) return 1 << c;
+          return 0;
+        }
+        return (1 << regs.num(i, 'channel')) >>> 0;
+      },
+    },
+    set: {
+      channel: (i, _p, v) => regs.write(i, 'channel', [], checkIndex('mux channel', asNumber(v, 'channel'), channels)),
+      split: (i, _p, v) => {
+        const m = asNumber(v, 'split');
+        if ((m & ~mask) !== 0) throw new ApiError(aErrRange, `mux split 0x${m.toString(16)}: only bits 0..${channels - 1} name channels`);
+        regs.write(i, 'split', [], m);
+      },
+    },
+  });
+}

@@ -1,0 +1,84 @@
+// port: one USB port of the shared port model (ports.ts): enables, Vbus/Vconn/CC measurements,
+// accumulated energy, data role and the portmode/portstate words.
+
+import type { EntityHal, EntityOps } from '../types';
+import type { SimContext } from './context';
+import { makeEntity, type Getter, type Setter } from './entity';
+import { type LineGroup, type PortModel } from './ports';
+import { asBool, asNumber, checkRange } from './values';
+
+type PortOp = EntityOps['port'];
+const SPEED_BITS = { low: 1, full: 2, high: 4, super: 8 } as const; // dataspeed: bit per link speed
+
+export function createPort(ctx: SimContext, ports: PortModel): EntityHal<PortOp> {
+  const get: { [K in PortOp]?: Getter } = {
+    vbusvoltage: (i) => ports.vbusVoltage(i),
+    vbuscurrent: (i) => ports.vbusCurrent(i),
+    vconnvoltage: (i) => ports.vconnVoltage(i),
+    vconncurrent: (i) => ports.vconnCurrent(i),
+    portenabled: (i) => ports.portEnabled(i),
+    datarole: (i) => ports.dataRole(i),
+    portstate: (i) => ports.portState(i),
+    portmode: (i) => ports.portMode(i),
+    dataspeed: (i) => {
+      const l = ports.link(i);
+      return l ? SPEED_BITS[l] : 0;
+    },
+    errors: (i) => {
+      const e = ports.errorBits(i);
+      ports.clearErrors(i); // reading clears (operations.tsv)
+      return e;
+    },
+    allocatedpower: (i) => ports.vbusPower(i),
+    availablepower: (i) => (ports.vbusOn(i) ? Math.max(0, ports.regs.num(i, 'powerlimit') - ports.vbusPower(i)) : 0),
+    vbusaccumulatedpower: (i) => ports.energyOf(i, 'vbus'),
+    vconnaccumulatedpower: (i) => ports.energyOf(i, 'vconn'),
+    cc1accumulatedpower: (i) => ports.energyOf(i, 'cc1'),
+    cc2accumulatedpower: (i) => ports.energyOf(i, 'cc2'),
+    cc1state: (i) => ports.ccState(i, 1),
+    cc2state: (i) => ports.ccState(i, 2),
+    cc1voltage: (i) => ports.ccVoltage(i, 1),
+    cc2voltage: (i) => ports.ccVoltage(i, 2),
+    cc1current: (i) => ports.ccCurrent(i, 1),
+    cc2current: (i) => ports.ccCurrent(i, 2),
+    // SBU carries an alternate mode's AUX pair (DisplayPort: AUX+ biased low, AUX- high) when enabled,
+    // in an alt mode, with a partner.
+    sbu1voltage: (i) => (sbuActive(i) ? 600_000 : 0),
+    sbu2voltage: (i) => (sbuActive(i) ? 2_700_000 : 0),
+  };
+  const sbuActive = (i: number) => ports.on(i, 'sbuenable') && ports.regs.num(i, 'altmode') > 0 && ports.device(i) !== null;
+
+  const set: { [K in PortOp]?: Setter } = {
+    portenabled: (i, _p, v) => ports.setLines(i, 'port', asBool(v, 'portenabled')),
+    portmode: (i, _p, v) => ports.setPortMode(i, asNumber(v, 'portmode')),
+    currentlimit: (i, _p, v) => ports.setCurrentLimit(i, asNumber(v, 'currentlimit')),
+    voltagesetpoint: (i, _p, v) => ports.regs.write(i, 'voltagesetpoint', [], checkRange(`port ${i} voltagesetpoint`, asNumber(v, 'voltagesetpoint'), 0, 20_000_000)),
+    vbusaccumulatedpower: (i, _p, v) => ports.setEnergy(i, 'vbus', asNumber(v, 'mWh')),
+    vconnaccumulatedpower: (i, _p, v) => ports.setEnergy(i, 'vconn', asNumber(v, 'mWh')),
+    cc1accumulatedpower: (i, _p, v) => ports.setEnergy(i, 'cc1', asNumber(v, 'mWh')),
+    cc2accumulatedpower: (i, _p, v) => ports.setEnergy(i, 'cc2', asNumber(v, 'mWh')),
+  };
+  // Groups of lines: read true when any line of the group is on; a write switches the whole group.
+  const groups: readonly (readonly [PortOp, LineGroup])[] = [
+    ['dataenabled', 'data'], ['datahsenabled', 'datahs'], ['datassenabled', 'datass'], ['vconnenabled', 'vconn'], ['ccenabled', 'cc'],
+  ];
+  for (const [op, group] of groups) {
+    get[op] = (i) => ports.any(i, group);
+    set[op] = (i, _p, v) => ports.setLines(i, group, asBool(v, op));
+  }
+  // Single lines: plain registers, but switched through the model (Vbus off re-arms the trip).
+  for (const line of ['powerenabled', 'datahs1enabled', 'datahs2enabled', 'datass1enabled', 'datass2enabled',
+    'vconn1enabled', 'vconn2enabled', 'cc1enabled', 'cc2enabled'] as const) {
+    set[line] = (i, _p, v) => ports.setLine(i, line, asBool(v, line));
+  }
+
+  return makeEntity(ctx, 'port', {
+    registers: ports.regs,
+    get,
+    set,
+    run: {
+      resetvbusaccumulatedpower: (i) => ports.setEnergy(i, 'vbus', 0),
+      resetvconnaccumulatedpower: (i) => ports.setEnergy(i, 'vconn', 0),
+    },
+  });
+}

@@ -1,0 +1,53 @@
+// uart: serial settings. A protocol must be one the hardware can run (capableprotocols); the BrainStem
+// protocol has one engine, so only one enabled uart runs it at a time (availableprotocols).
+
+import { ApiError, aErrRange, aErrResource } from '../../src/api/errors';
+import type { EntityHal, EntityOps } from '../types';
+import type { SimContext } from './context';
+import { makeEntity } from './entity';
+import { asBool, asNumber, checkIndex, checkRange } from './values';
+
+const PROTOCOL_BRAINSTEM = 2;
+const MAX_BAUD = 4_000_000;
+
+export function createUart(ctx: SimContext): EntityHal<EntityOps['uart']> {
+  const n = ctx.count('uart');
+  const capable = ctx.profile.uartProtocols >>> 0;
+  const regs = ctx.registers('uart', {
+    enable: false, baudrate: 115_200, protocol: 0, linkchannel: (i) => i, stopbits: 0, parity: 0, databits: 8, flowcontrol: 0,
+  });
+  const engineTaken = (i: number) => {
+    for (let k = 0; k < n; k++) {
+      if (k !== i && regs.bool(k, 'enable') && regs.num(k, 'protocol') === PROTOCOL_BRAINSTEM) return true;
+    }
+    return false;
+  };
+  const available = (i: number) => (engineTaken(i) ? capable & ~(1 << PROTOCOL_BRAINSTEM) : capable) >>> 0;
+  const checkAvailable = (i: number, protocol: number, enable: boolean) => {
+    if (enable && protocol === PROTOCOL_BRAINSTEM && engineTaken(i)) {
+      throw new ApiError(aErrResource, `uart ${i}: the BrainStem protocol already runs on another uart`);
+    }
+  };
+  return makeEntity(ctx, 'uart', {
+    registers: regs,
+    get: {
+      capableprotocols: () => capable,
+      availableprotocols: (i) => available(i),
+    },
+    set: {
+      protocol: (i, _p, v) => {
+        const pr = asNumber(v, 'protocol');
+        if (!(capable & (1 << pr))) throw new ApiError(aErrRange, `uart protocol ${pr} not supported (capableprotocols 0x${capable.toString(16)})`);
+        checkAvailable(i, pr, regs.bool(i, 'enable'));
+        regs.write(i, 'protocol', [], pr);
+      },
+      enable: (i, _p, v) => {
+        const on = asBool(v, 'enable');
+        checkAvailable(i, regs.num(i, 'protocol'), on);
+        regs.write(i, 'enable', [], on);
+      },
+      baudrate: (i, _p, v) => regs.write(i, 'baudrate', [], checkRange('baudrate (0 = automatic)', asNumber(v, 'baudrate'), 0, MAX_BAUD)),
+      linkchannel: (i, _p, v) => regs.write(i, 'linkchannel', [], checkIndex('uart linkchannel', asNumber(v, 'linkchannel'), n)),
+    },
+  });
+}

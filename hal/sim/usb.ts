@@ -1,0 +1,112 @@
+// usb: the hub view of the port model. VALUE of the enable/disable operations is the channel (port
+// number); per-channel operations take {channel}. The hub's own settings are plain registers.
+
+import { ApiError, aErrRange } from '../../src/api/errors';
+import type { EntityHal, EntityOps } from '../types';
+import type { SimContext } from './context';
+import { makeEntity, type Getter, type Setter } from './entity';
+import type { LineGroup, PortModel } from './ports';
+import { asBool, asNumber } from './values';
+
+type UsbOp = EntityOps['usb'];
+
+/** The ten switch operations: which line groups they set, and to what. */
+const SWITCHES: readonly (readonly [UsbOp, readonly LineGroup[], boolean])[] = [
+  ['portenable', ['power', 'data'], true], ['portdisable', ['power', 'data'], false],
+  ['dataenable', ['data'], true], ['datadisable', ['data'], false],
+  ['hispeeddataenable', ['datahs'], true], ['hispeeddatadisable', ['datahs'], false],
+  ['superspeeddataenable', ['datass'], true], ['superspeeddatadisable', ['datass'], false],
+  ['powerenable', ['power'], true], ['powerdisable', ['power'], false],
+];
+
+/** Per-channel operations that are one port register, under the usb name. */
+const CHANNEL_REGISTERS: readonly (readonly [UsbOp, string, 'bool' | 'int'])[] = [
+  ['connectmode', 'connectmode', 'int'], ['cc1enable', 'cc1enabled', 'bool'], ['cc2enable', 'cc2enabled', 'bool'],
+  ['sbuenable', 'sbuenable', 'bool'], ['cableflip', 'cableflip', 'bool'], ['altmode', 'altmode', 'int'],
+];
+
+const UPSTREAM_NONE = 255;
+const UPSTREAM_AUTO = 2;
+/** The simulated host is cabled to upstream port 0 (upstreamstate follows from the mode). */
+const HOST_ON_UPSTREAM = 0;
+
+export function createUsb(ctx: SimContext, ports: PortModel): EntityHal<UsbOp> {
+  const regs = ctx.registers('usb', { upstreammode: UPSTREAM_AUTO, upstreamboostmode: 0, downstreamboostmode: 0 });
+  const ch = (p: readonly number[]) => ports.check(p[0]);
+  const channelOf = (v: unknown) => ports.check(asNumber(v as number, 'channel'));
+
+  const get: { [K in UsbOp]?: Getter } = {
+    portcurrent: (_i, p) => ports.vbusCurrent(ch(p)),
+    portvoltage: (_i, p) => ports.vbusVoltage(ch(p)),
+    portcurrentlimit: (_i, p) => ports.regs.num(ch(p), 'currentlimit'),
+    portmode: (_i, p) => ports.portMode(ch(p)),
+    portstate: (_i, p) => ports.portState(ch(p)),
+    porterror: (_i, p) => ports.errorBits(ch(p)),
+    downstreamdataspeed: (_i, p) => {
+      const l = ports.link(ch(p));
+      return l === 'super' ? 2 : l === 'high' ? 1 : l ? 3 : 0;
+    },
+    cc1current: (_i, p) => ports.ccCurrent(ch(p), 1),
+    cc2current: (_i, p) => ports.ccCurrent(ch(p), 2),
+    cc1voltage: (_i, p) => ports.ccVoltage(ch(p), 1),
+    cc2voltage: (_i, p) => ports.ccVoltage(ch(p), 2),
+    sbu1voltage: (_i, p) => sbu(ch(p)) ? 600_000 : 0,
+    sbu2voltage: (_i, p) => sbu(ch(p)) ? 2_700_000 : 0,
+    // hubmode: per port N, bit 2N = USB2 data, bit 2N+1 = Vbus (ports beyond 16 have no bits).
+    hubmode: () => {
+      let m = 0;
+      for (let n = 0; n < Math.min(16, ports.count); n++) {
+        if (ports.any(n, 'datahs')) m |= 1 << (2 * n);
+        if (ports.on(n, 'powerenabled')) m |= 1 << (2 * n + 1);
+      }
+      return m >>> 0;
+    },
+    hubenumerationdelay: () => ports.sys.num(0, 'enumerationdelay'),
+    upstreamstate: () => {
+      const mode = regs.num(0, 'upstreammode');
+      if (mode === UPSTREAM_NONE) return 2;
+      if (mode === UPSTREAM_AUTO) return HOST_ON_UPSTREAM;
+      return mode === HOST_ON_UPSTREAM ? mode : 2;
+    },
+  };
+  const sbu = (c: number) => ports.on(c, 'sbuenable') && ports.regs.num(c, 'altmode') > 0 && ports.device(c) !== null;
+
+  const set: { [K in UsbOp]?: Setter } = {
+    portcurrentlimit: (_i, p, v) => ports.setCurrentLimit(ch(p), asNumber(v, 'portcurrentlimit')),
+    portmode: (_i, p, v) => ports.setPortMode(ch(p), asNumber(v, 'portmode')),
+    portclearerrorstatus: (_i, _p, v) => ports.clearErrors(channelOf(v)),
+    hubmode: (_i, _p, v) => {
+      const m = asNumber(v, 'hubmode');
+      for (let n = 0; n < Math.min(16, ports.count); n++) {
+        ports.setLines(n, 'datahs', (m & (1 << (2 * n))) !== 0);
+        ports.setLine(n, 'powerenabled', (m & (1 << (2 * n + 1))) !== 0);
+      }
+    },
+    hubenumerationdelay: (_i, _p, v) => ports.sys.write(0, 'enumerationdelay', [], asNumber(v, 'hubenumerationdelay')),
+    upstreammode: (_i, _p, v) => {
+      const m = asNumber(v, 'upstreammode');
+      if (!(m <= 2 || m === UPSTREAM_NONE)) throw new ApiError(aErrRange, `upstreammode ${m}: 0=port0 1=port1 2=auto 255=none`);
+      regs.write(0, 'upstreammode', [], m);
+    },
+  };
+  for (const [op, groups, on] of SWITCHES) {
+    set[op] = (_i, _p, v) => {
+      const c = channelOf(v);
+      for (const g of groups) ports.setLines(c, g, on);
+    };
+  }
+  for (const [op, reg, kind] of CHANNEL_REGISTERS) {
+    get[op] = (_i, p) => (kind === 'bool' ? ports.on(ch(p), reg) : ports.regs.num(ch(p), reg));
+    set[op] = (_i, p, v) => {
+      if (kind === 'bool') ports.setLine(ch(p), reg, asBool(v, op));
+      else ports.regs.write(ch(p), reg, [], asNumber(v, op));
+    };
+  }
+
+  return makeEntity(ctx, 'usb', {
+    registers: regs,
+    get,
+    set,
+    limit: (_i, param) => (param === 'channel' ? ports.count : 0),
+  });
+}

@@ -1,0 +1,97 @@
+// Small helpers every simulated entity uses: value coercion, range errors, deterministic noise.
+// The API core has already decoded and range-checked values; the coercions here only guard against a
+// caller that hands a HAL the wrong JavaScript type (a bug), so they answer aErrParam.
+
+import { ApiError, aErrParam, aErrRange } from '../../src/api/errors';
+import type { HalValue } from '../types';
+
+export function asNumber(v: HalValue, what: string): number {
+  if (typeof v !== 'number') throw new ApiError(aErrParam, `${what}: a number is needed`);
+  return v;
+}
+
+export function asBool(v: HalValue, what: string): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === 0 || v === 1) return v === 1;
+  throw new ApiError(aErrParam, `${what}: a boolean is needed`);
+}
+
+export function asBytes(v: HalValue, what: string): Uint8Array {
+  if (v instanceof Uint8Array) return v;
+  throw new ApiError(aErrParam, `${what}: bytes are needed`);
+}
+
+export function asList(v: HalValue, what: string): readonly number[] {
+  if (Array.isArray(v)) return v as readonly number[];
+  throw new ApiError(aErrParam, `${what}: a list is needed`);
+}
+
+export function asString(v: HalValue, what: string): string {
+  if (typeof v === 'string') return v;
+  throw new ApiError(aErrParam, `${what}: a string is needed`);
+}
+
+export function rangeError(what: string, value: number, lo: number, hi: number): ApiError {
+  return new ApiError(aErrRange, `${what} ${value} out of range ${lo}..${hi}`);
+}
+
+/** Throws aErrRange unless lo <= value <= hi (inclusive). */
+export function checkRange(what: string, value: number, lo: number, hi: number): number {
+  if (!(value >= lo && value <= hi)) throw rangeError(what, value, lo, hi);
+  return value;
+}
+
+/** Throws aErrRange unless value indexes one of `count` things (0..count-1). */
+export function checkIndex(what: string, value: number, count: number): number {
+  if (!(Number.isInteger(value) && value >= 0 && value < count)) {
+    throw new ApiError(aErrRange, count > 0 ? `${what} ${value} out of range 0..${count - 1}` : `${what} ${value}: this module has none`);
+  }
+  return value;
+}
+
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * Deterministic noise in [-1, 1) from integer parts (a channel key, a time slot...). Measurements use it
+ * with a time slot of one second, so that the values read together in one instant agree with each other
+ * (P = V·I holds between separate reads) yet a module left alone still "breathes" like a real one.
+ */
+export function noise(...parts: number[]): number {
+  let h = 0x9e3779b9;
+  for (const p of parts) h = mix(h ^ (Math.floor(p) % 4294967296 | 0));
+  return h / 2147483648 - 1;
+}
+
+/** One-second time slot of a millisecond time, the granularity of measurement noise. */
+export function slot(ms: number): number {
+  return Math.floor(ms / 1000);
+}
+
+export function clampInt(v: number, lo: number, hi: number): number {
+  return Math.round(Math.min(hi, Math.max(lo, v)));
+}
+
+export function bytesOfText(text: string): Uint8Array {
+  // ASCII/UTF-8 without TextEncoder (not every XS build has it).
+  const out: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (text.charCodeAt(++i) - 0xdc00);
+    }
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return new Uint8Array(out);
+}
+
+/** Little-endian bytes of a u32. */
+export function u32Bytes(v: number): number[] {
+  return [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff];
+}

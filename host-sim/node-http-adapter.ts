@@ -1,0 +1,46 @@
+// The API core behind Node's own http module (a `(req, res)` listener): for tools that already
+// run a node:http server, and for handler tests with node-mocks-http. The simulator itself serves
+// through host-sim/server.ts and the device's own HTTP core.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Api } from '../src/api/api';
+import { HttpResponse } from '../src/http/request';
+import { BODY_MAX } from '../src/http/limits';
+
+export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    req.on('data', (chunk: Uint8Array) => {
+      size += chunk.length;
+      if (size <= BODY_MAX) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const out = new HttpResponse();
+      const target = req.url ?? '/';
+      if (size > BODY_MAX) {
+        api.fail(413, `body longer than ${BODY_MAX} bytes`, target, out);
+      } else {
+        const body = Buffer.concat(chunks);
+        api.handle({
+          method: req.method ?? 'GET',
+          target,
+          versionMinor: req.httpVersionMinor === 0 ? 0 : 1,
+          body: () => body,
+        }, out);
+      }
+      res.statusCode = out.status;
+      if (out.status !== 204) {
+        res.setHeader('Content-Type', out.contentType);
+        res.setHeader('Content-Length', Buffer.byteLength(out.body));
+      }
+      if (out.allow) res.setHeader('Allow', out.allow);
+      for (const line of out.extraHeaders.split('\r\n')) {
+        const colon = line.indexOf(':');
+        if (colon > 0) res.setHeader(line.slice(0, colon), line.slice(colon + 1).trim());
+      }
+      res.end(req.method === 'HEAD' || out.status === 204 ? undefined : out.body);
+      api.afterResponse();
+    });
+  };
+}

@@ -1,0 +1,87 @@
+// The desktop simulator's TCP server: Node sockets feeding the same Connection core the device runs.
+// Node-only code lives here and nowhere under src/ or hal/.
+
+import * as net from 'node:net';
+import { Connection } from '../src/http/connection';
+import { Api } from '../src/api/api';
+import type { ModuleHal } from '../hal/types';
+
+export interface ServerOptions {
+  port: number;
+  host: string;
+  devices: ModuleHal[];
+  cors?: boolean;
+  /** Most connections served at once; more are answered 503 and closed. */
+  maxConnections?: number;
+  /** Close a keep-alive connection idle this long (ms). */
+  idleTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  readonly server: net.Server;
+  readonly port: number;
+  readonly api: Api;
+  close(): Promise<void>;
+}
+
+/** Start serving; resolves once listening (port 0 picks a free port). */
+export function startServer(options: ServerOptions): Promise<RunningServer> {
+  const api = new Api(options.devices, { cors: options.cors });
+  const maxConnections = options.maxConnections ?? 64;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 60000;
+  const connections = new Set<Connection>();
+  const sockets = new Set<net.Socket>();
+
+  const server = net.createServer((socket) => {
+    socket.setNoDelay(true);
+    socket.on('error', () => socket.destroy());
+    const transport = {
+      write(bytes: Uint8Array): void {
+        // A client that does not read its answers makes us stop reading its requests.
+        if (!socket.write(bytes)) socket.pause();
+      },
+      close(): void {
+        socket.end();
+      },
+    };
+    const connection = new Connection(api, transport, { idleTimeoutMs });
+    if (connections.size >= maxConnections) {
+      connection.refuse(503, `server busy: ${maxConnections} connections already open`);
+      return;
+    }
+    connections.add(connection);
+    sockets.add(socket);
+    socket.on('drain', () => socket.resume());
+    socket.on('data', (chunk) => connection.receive(chunk));
+    socket.on('end', () => connection.end());
+    socket.on('close', () => {
+      connections.delete(connection);
+      sockets.delete(socket);
+      connection.end();
+    });
+  });
+
+  // One timer for every connection's header (408) and idle timeouts.
+  const timer = setInterval(() => {
+    for (const c of connections) c.checkTimeout();
+  }, 1000);
+  timer.unref();
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      const address = server.address() as net.AddressInfo;
+      resolve({
+        server,
+        port: address.port,
+        api,
+        close: () => new Promise<void>((done) => {
+          clearInterval(timer);
+          server.close(() => done());
+          for (const s of sockets) s.destroy();
+        }),
+      });
+    });
+  });
+}

@@ -1,0 +1,94 @@
+// The route table compiled once at start-up from ROUTE_ROWS: entity -> operation -> forms.
+// An operation can have several forms told apart by their number of path parameters
+// (powerdelivery/powerdataobject has a 3-parameter GET and a 2-parameter PUT).
+
+import { ROUTE_ROWS } from './route-table';
+
+export type GetCode = 'int' | 'bool' | 'ilist' | 'str' | 'none' | '-';
+export type PutCode = 'I8' | 'I16' | 'I32' | 'BOOL' | 'L32' | 'L8' | 'STR' | '-';
+
+export interface RouteParam {
+  readonly name: string;
+  /** Inclusive bounds; max < 0 means the module decides (channel, slot counts). */
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface Route {
+  readonly entity: string;
+  readonly op: string;
+  readonly params: readonly RouteParam[];
+  readonly get: GetCode;
+  readonly put: PutCode;
+  /** u8 i8 u16 i16 u32 i32 bool list:u32 bytes:ipv4 bytes:mac bytes:text bytes:hex string, or '' for actions */
+  readonly type: string;
+  readonly unit: string;
+  /** Inclusive value range narrower than the type, or min > max when there is none. */
+  readonly min: number;
+  readonly max: number;
+  /** PUT answers {} even though the path has a GET (port/name). */
+  readonly putEmpty: boolean;
+  /** bytes:ipv4 holding several addresses (staticipv4dnsaddress). */
+  readonly list: boolean;
+}
+
+/** Entity names the API knows; `i2c` has no operations yet and answers 501 (DECISIONS.md). */
+export const ENTITY_NAMES: readonly string[] = [
+  'analog', 'app', 'clock', 'digital', 'equalizer', 'ethernet', 'hdbaset', 'i2c', 'mux', 'poe', 'pointer', 'port',
+  'powerdelivery', 'rail', 'relay', 'servo', 'signal', 'store', 'system', 'temperature', 'timer', 'uart', 'usb',
+  'usbsystem', 'userconfig',
+];
+
+/** Entities the spec lists as unsupported at this time: every operation answers 501. */
+export const UNSUPPORTED_ENTITIES: readonly string[] = ['app', 'i2c'];
+
+function parseRange(text: string): [number, number] {
+  const dots = text.indexOf('..');
+  if (dots < 0) return [1, 0];
+  return [Number(text.slice(0, dots)), Number(text.slice(dots + 2))];
+}
+
+function parseParams(text: string): RouteParam[] {
+  const out: RouteParam[] = [];
+  if (!text) return out;
+  for (const part of text.split('/')) {
+    const inner = part.slice(1, -1); // strip { }
+    const colon = inner.indexOf(':');
+    if (colon < 0) {
+      out.push({ name: inner, min: 0, max: -1 });
+    } else {
+      const [min, max] = parseRange(inner.slice(colon + 1));
+      out.push({ name: inner.slice(0, colon), min, max });
+    }
+  }
+  return out;
+}
+
+function compile(): Map<string, Map<string, Route[]>> {
+  const table = new Map<string, Map<string, Route[]>>();
+  for (const name of ENTITY_NAMES) table.set(name, new Map());
+  for (const row of ROUTE_ROWS) {
+    const [entity, op, params, get, put, type, unit, range, flags] = row;
+    const [min, max] = parseRange(range);
+    const route: Route = {
+      entity, op, params: parseParams(params), get: get as GetCode, put: put as PutCode, type, unit, min, max,
+      putEmpty: flags === 'putEmpty', list: flags === 'list',
+    };
+    const ops = table.get(entity);
+    if (!ops) throw new Error(`route table names unknown entity ${entity}`);
+    const forms = ops.get(op);
+    if (forms) forms.push(route);
+    else ops.set(op, [route]);
+  }
+  return table;
+}
+
+/** entity -> lower-case operation -> its forms */
+export const ROUTES: ReadonlyMap<string, ReadonlyMap<string, readonly Route[]>> = compile();
+
+/** Every route in table order (for the device description and tests). */
+export function allRoutes(): Route[] {
+  const out: Route[] = [];
+  ROUTES.forEach((ops) => ops.forEach((forms) => { for (const r of forms) out.push(r); }));
+  return out;
+}

@@ -1,0 +1,60 @@
+// GET answers: the `response` object of a route's get code, as JSON text (DECISIONS.md §Responses).
+//   int   {"value": <as the type reads it>, "rawValue": <unsigned 32-bit word>}
+//   bool  {"value": true, "rawValue": 1}
+//   ilist {"value": "1, 2, 3", "rawValue": [1, 2, 3]}
+//   str   {"value": <text>, "rawValue": [bytes]}: ipv4 dotted quads, mac aa:bb:.., UTF-8 text, hex
+
+import type { Route } from './routes';
+import type { HalValue } from '../../hal/types';
+import { intType } from './value-decode';
+import { utf8Decode, utf8Encode } from '../util/text';
+
+const HEX = '0123456789abcdef';
+
+/** The value as its type reads it: sign-extended for signed types, masked to the width otherwise. */
+function typedInt(v: number, type: string): number {
+  const t = intType(type);
+  if (t.bits === 32) return t.signed ? v | 0 : v >>> 0;
+  const shift = 32 - t.bits;
+  return t.signed ? (v << shift) >> shift : (v >>> 0) & ((1 << t.bits) - 1);
+}
+
+function byteList(bytes: Uint8Array): string {
+  return '[' + bytes.join(',') + ']';
+}
+
+function bytesText(bytes: Uint8Array, type: string): string {
+  if (type === 'bytes:text') return utf8Decode(bytes);
+  if (type === 'bytes:ipv4') {
+    const parts: string[] = [];
+    for (let i = 0; i + 3 < bytes.length; i += 4) parts.push(bytes[i] + '.' + bytes[i + 1] + '.' + bytes[i + 2] + '.' + bytes[i + 3]);
+    return parts.join(', ');
+  }
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length; i++) parts.push(HEX[bytes[i] >> 4] + HEX[bytes[i] & 15]);
+  return parts.join(type === 'bytes:mac' ? ':' : '');
+}
+
+/** JSON text of the `response` object for a GET (or a PUT's read-back) of `route`. */
+export function formatValue(route: Route, value: HalValue): string {
+  switch (route.get) {
+    case 'int': {
+      const v = typedInt(value as number, route.type);
+      return '{"value":' + v + ',"rawValue":' + (v >>> 0) + '}';
+    }
+    case 'bool':
+      return value ? '{"value":true,"rawValue":1}' : '{"value":false,"rawValue":0}';
+    case 'ilist': {
+      const list = value as readonly number[];
+      let raw = '';
+      for (let i = 0; i < list.length; i++) raw += (i ? ',' : '') + (list[i] >>> 0);
+      return '{"value":"' + raw.split(',').join(', ') + '","rawValue":[' + raw + ']}';
+    }
+    case 'str': {
+      if (typeof value === 'string') return '{"value":' + JSON.stringify(value) + ',"rawValue":' + byteList(utf8Encode(value)) + '}';
+      const bytes = value as Uint8Array;
+      return '{"value":' + JSON.stringify(bytesText(bytes, route.type)) + ',"rawValue":' + byteList(bytes) + '}';
+    }
+  }
+  return '{}';
+}

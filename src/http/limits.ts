@@ -1,0 +1,16 @@
+// Limits of DECISIONS.md §HTTP/1.1. Buffers are sized from these once per connection; nothing grows.
+
+/** Longest request line, CRLF excluded (414 beyond). */
+export const REQUEST_LINE_MAX = 1024;
+/** Longest header block after the request line, CRLFs included (431 beyond). */
+export const HEADER_BLOCK_MAX = 4096;
+/** Most header fields (431 beyond). */
+export const HEADER_FIELDS_MAX = 32;
+/** Largest request body, after de-chunking (413 beyond). */
+export const BODY_MAX = 4096;
+/** Longest chunk-extension text on one chunk-size line (400 beyond). */
+export const CHUNK_EXT_MAX = 256;
+/** The whole head must arrive within this many ms of its first byte (408). */
+export const HEADER_TIMEOUT_MS = 10000;
+/** A keep-alive connection with no request under way is closed after this many ms of silence. */
+export const IDLE_TIMEOUT_MS = 30000;

@@ -1,0 +1,43 @@
+// What the HTTP core hands to a request handler, and what the handler fills in.
+// One HttpResponse is reused per connection: nothing is allocated per request but the strings.
+
+export interface HttpRequest {
+  /** Method token as sent (case-sensitive, RFC 9110). */
+  readonly method: string;
+  /** Request target as sent (origin-form; an absolute-form target is reduced to its path). */
+  readonly target: string;
+  /** 0 for HTTP/1.0, 1 for HTTP/1.1. */
+  readonly versionMinor: number;
+  /** The body, de-chunked: a view valid until the next request on the connection. */
+  body(): Uint8Array;
+}
+
+export class HttpResponse {
+  status = 200;
+  contentType = 'application/json';
+  body = '';
+  /** Value of the Allow header, or '' for none. */
+  allow = '';
+  /** Further header lines, each ending in CRLF (CORS). */
+  extraHeaders = '';
+  /** Close the connection after this response. */
+  close = false;
+
+  reset(): void {
+    this.status = 200;
+    this.contentType = 'application/json';
+    this.body = '';
+    this.allow = '';
+    this.extraHeaders = '';
+    this.close = false;
+  }
+}
+
+export interface RequestHandler {
+  /** Answer one parsed request by filling `res`. Must not throw. */
+  handle(req: HttpRequest, res: HttpResponse): void;
+  /** Answer a request that could not be parsed (status 400/408/413/414/431/501/505). */
+  fail(status: number, message: string, target: string, res: HttpResponse): void;
+  /** Called after each response has been handed to the transport. */
+  afterResponse(): void;
+}

@@ -1,0 +1,33 @@
+// Serialises an HttpResponse: one status line and header block as a string, the body as UTF-8.
+
+import type { HttpResponse } from './request';
+import { utf8Encode, utf8Length } from '../util/text';
+
+const REASONS: { readonly [status: number]: string } = {
+  100: 'Continue', 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
+  404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Content Too Large',
+  414: 'URI Too Long', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
+  501: 'Not Implemented', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
+};
+
+export const CONTINUE_BYTES: Uint8Array = utf8Encode('HTTP/1.1 100 Continue\r\n\r\n');
+
+export function reasonPhrase(status: number): string {
+  return REASONS[status] ?? 'Unknown';
+}
+
+/**
+ * The response as one byte array (one write, one TCP segment for small answers). `headOnly` (HEAD)
+ * keeps the Content-Length of the body it leaves out. A 204 carries no Content-Length (RFC 9110 §8.6).
+ */
+export function writeResponse(res: HttpResponse, headOnly: boolean): Uint8Array {
+  let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
+  if (res.status !== 204) {
+    head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' + utf8Length(res.body) + '\r\n';
+  }
+  if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
+  head += res.extraHeaders;
+  if (res.close) head += 'Connection: close\r\n';
+  head += '\r\n';
+  return utf8Encode(headOnly || res.status === 204 ? head : head + res.body);
+}

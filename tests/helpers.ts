@@ -1,0 +1,72 @@
+// Shared test helpers: call the API through node-mocks-http, or through a raw Connection.
+import * as httpMocks from 'node-mocks-http';
+import { Api, type ApiOptions } from '../src/api/api';
+import { Connection } from '../src/http/connection';
+import { nodeHttpListener } from '../host-sim/node-http-adapter';
+import { createSimModule } from '../hal/sim/index';
+import type { ModuleHal } from '../hal/types';
+
+export const SERIAL = 0x1234abcd;
+
+export interface Answer {
+  status: number;
+  headers: Record<string, unknown>;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export function simApi(options?: ApiOptions, devices?: ModuleHal[]): Api {
+  return new Api(devices ?? [createSimModule({ serialNumber: SERIAL })], options);
+}
+
+/** One request through the node:http adapter with node-mocks-http. */
+export function call(api: Api, method: string, url: string, body?: string | object): Promise<Answer> {
+  const req = httpMocks.createRequest({ method: method as httpMocks.RequestMethod, url });
+  const res = httpMocks.createResponse({ eventEmitter: require('node:events').EventEmitter });
+  return new Promise((resolve) => {
+    res.on('end', () => {
+      const text = res._getData() as string;
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: res.statusCode, headers: res._getHeaders(), text, json });
+    });
+    nodeHttpListener(api)(req as never, res as never);
+    if (body === undefined) req.send();
+    else req.send(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+  });
+}
+
+/** Feed raw bytes to a fresh Connection; `out` and `closed` keep following what it writes later. */
+export function rawExchange(api: Api, chunks: (string | Uint8Array)[], now?: () => number): { out: string; closed: boolean; connection: Connection } {
+  const dec = new TextDecoder();
+  const result = { out: '', closed: false, connection: null as unknown as Connection };
+  result.connection = new Connection(api, {
+    write: (b) => { result.out += dec.decode(b); },
+    close: () => { result.closed = true; },
+  }, now ? { now } : undefined);
+  for (const c of chunks) result.connection.receive(typeof c === 'string' ? new TextEncoder().encode(c) : c);
+  return result;
+}
+
+/** Split a stream of HTTP responses into [status, headers, body] triples (Content-Length framed). */
+export function splitResponses(out: string): { status: number; head: string; body: string }[] {
+  const list: { status: number; head: string; body: string }[] = [];
+  let rest = out;
+  while (rest.length) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) throw new Error('truncated response: ' + JSON.stringify(rest));
+    const head = rest.slice(0, end);
+    const status = Number(head.slice(9, 12));
+    const m = /content-length: (\d+)/i.exec(head);
+    const length = m && status !== 204 && status !== 100 ? Number(m[1]) : 0;
+    const bytes = new TextEncoder().encode(rest.slice(end + 4));
+    const body = new TextDecoder().decode(bytes.subarray(0, length));
+    list.push({ status, head, body });
+    rest = new TextDecoder().decode(bytes.subarray(length));
+  }
+  return list;
+}

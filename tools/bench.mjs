@@ -1,0 +1,140 @@
+// `make bench`: HTTP load with wrk (keep-alive) against the host-sim and two baselines this script
+// starts itself, in one run: a bare node:http server answering a canned JSON of the same size, and a
+// raw node:net server writing a canned response (the floor). Prints req/s, p50/p99 latency and ratios.
+//   BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 32), BENCH_THREADS (default 1)
+import { spawn, execFileSync } from 'node:child_process';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as net from 'node:net';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const THREADS = Number(process.env.BENCH_THREADS ?? 1);
+const tmp = mkdtempSync(join(tmpdir(), 'bench-'));
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port) {
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise((resolve) => {
+      const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
+      c.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing listening on ${port}`);
+}
+
+function startChild(args) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  return child;
+}
+
+async function fetchOnce(port, path) {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`);
+  return res.text();
+}
+
+/** Runs wrk; returns { rps, p50, p99, errors, non2xx }. */
+function wrk(port, path, script) {
+  const args = ['-t', String(THREADS), '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '--latency'];
+  if (script) args.push('-s', script);
+  args.push(`http://127.0.0.1:${port}${path}`);
+  const out = execFileSync('wrk', args, { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
+  const lat = (label) => {
+    const m = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    if (!m) return NaN;
+    const v = Number(m[1]);
+    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+  };
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
+  const non2xx = Number((/Non-2xx or 3xx responses: (\d+)/.exec(out) ?? [0, 0])[1]);
+  return { rps, p50: lat('50'), p99: lat('99'), errors, non2xx };
+}
+
+function luaPut(path, body) {
+  const file = join(tmp, `put-${Math.random().toString(16).slice(2)}.lua`);
+  writeFileSync(file, `wrk.method = "PUT"\nwrk.body = '${body}'\nwrk.headers["Content-Type"] = "application/json"\n`);
+  return file;
+}
+
+async function main() {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (e) {
+    if (e.code === 'ENOENT') throw new Error('wrk is not installed (make bench installs it with apt-get)');
+  }
+  const simPort = await freePort();
+  const sim = startChild([join(ROOT, 'build/host-sim/main.js'), '--port', String(simPort), '--max-connections', '1024']);
+  await waitForPort(simPort);
+
+  // The canned baselines answer with a body of the same size as the sim's GET int answer.
+  const sample = await fetchOnce(simPort, '/api/v1/device/system/0/serialnumber');
+  const canned = JSON.stringify(sample);
+  const httpPort = await freePort();
+  const rawPort = await freePort();
+  const httpBase = startChild(['-e', `
+    const body = ${canned};
+    require('node:http').createServer((req, res) => {
+      req.resume();
+      req.on('end', () => { res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }); res.end(body); });
+    }).listen(${httpPort}, '127.0.0.1');`]);
+  const rawBase = startChild(['-e', `
+    const body = ${canned};
+    const response = Buffer.from('HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nContent-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
+    require('node:net').createServer((s) => {
+      s.setNoDelay(true);
+      let pending = '';
+      s.on('data', (d) => {
+        pending += d.toString('latin1');
+        let n = 0, i;
+        while ((i = pending.indexOf('\\r\\n\\r\\n')) >= 0) { pending = pending.slice(i + 4); n++; }
+        for (let k = 0; k < n; k++) s.write(response);
+      });
+      s.on('error', () => s.destroy());
+    }).listen(${rawPort}, '127.0.0.1');`]);
+  await waitForPort(httpPort);
+  await waitForPort(rawPort);
+
+  const rows = [];
+  try {
+    const floor = wrk(rawPort, '/api/v1/device/system/0/serialnumber');
+    const bare = wrk(httpPort, '/api/v1/device/system/0/serialnumber');
+    rows.push(['raw node:net floor (canned)', floor], ['bare node:http (canned JSON)', bare]);
+    const cases = [
+      ['host-sim GET int', '/api/v1/device/system/0/serialnumber', null],
+      ['host-sim GET str', '/api/v1/device/ethernet/0/macaddress', null],
+      ['host-sim PUT', '/api/v1/device/system/0/hbinterval', luaPut('/api/v1/device/system/0/hbinterval', '{"value": 12}')],
+      ['host-sim 404', '/api/v1/device/nosuch/0/op', null],
+    ];
+    for (const [name, path, script] of cases) rows.push([name, wrk(simPort, path, script)]);
+
+    const cpu = cpus()[0]?.model ?? 'unknown CPU';
+    console.log(`wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, keep-alive, on ${cpus().length} × ${cpu}, node ${process.version}`);
+    console.log('| case | req/s | p50 ms | p99 ms | socket errors | non-2xx | × node:http | × raw floor |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const [name, r] of rows) {
+      console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.non2xx} | ${(r.rps / bare.rps).toFixed(2)} | ${(r.rps / floor.rps).toFixed(2)} |`);
+    }
+  } finally {
+    for (const c of [sim, httpBase, rawBase]) c.kill();
+  }
+}
+
+main().catch((e) => {
+  console.error(e.message);
+  process.exit(1);
+});
