@@ -47,3 +47,27 @@ fuzz: build
 
 clean:
 	rm -rf build
+
+# ---- Device build (Moddable SDK) -----------------------------------------------------------------
+# make device                  build for an ESP32 module (needs $MODDABLE and the ESP-IDF set up)
+# make device PLATFORM=lin     build for the Moddable desktop host and run it in mcsim
+# mcconfig compiles the TypeScript with the `tsc` on PATH, so this project's tsc is put first.
+# Extra mcconfig arguments: MCCONFIG_ARGS (e.g. "-d" for a debug build, "ssid=... password=...").
+PLATFORM ?= esp32
+MCCONFIG_ARGS ?=
+
+.PHONY: device check-moddable
+
+device: $(NPM_STAMP)
+	@if [ -z "$$MODDABLE" ] || [ ! -d "$$MODDABLE/build" ]; then \
+		echo "make device: MODDABLE is not set to a Moddable SDK checkout." >&2; \
+		echo "  Install the SDK and build its tools (documentation/Moddable SDK - Getting Started.md)," >&2; \
+		echo "  then: export MODDABLE=/path/to/moddable; export PATH=\$$PATH:\$$MODDABLE/build/bin/lin/release" >&2; \
+		exit 1; \
+	fi
+	@command -v mcconfig >/dev/null || { echo "make device: mcconfig is not on PATH (add \$$MODDABLE/build/bin/lin/release)" >&2; exit 1; }
+	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -m -p $(PLATFORM) $(MCCONFIG_ARGS) manifest.json
+
+# Device code (src/**, hal/types, hal/device/**) type-checked against the Moddable SDK typings.
+check-moddable: $(NPM_STAMP)
+	$(TSC) -p tsconfig.moddable.json

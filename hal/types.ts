@@ -10,6 +10,14 @@ import type { EntityOps } from './entity-ops';
 export type { EntityOps };
 export type EntityName = keyof EntityOps;
 
+/** Operations beyond operations.tsv (src/api/route-extensions.ts): a store slot's raw bytes. */
+export interface ExtensionOps {
+  store: 'slotdata';
+}
+
+/** The operations an entity's HAL answers: the contract's and the extensions'. */
+export type OpsOf<E extends EntityName> = EntityOps[E] | (E extends keyof ExtensionOps ? ExtensionOps[E] : never);
+
 /**
  * A value as the route's `type` reads it:
  * - u8..u32 / i8..i32: number (signed types may be negative)
@@ -17,6 +25,7 @@ export type EntityName = keyof EntityOps;
  * - list:u32: number[]
  * - bytes:ipv4 / bytes:mac / bytes:text / bytes:hex: Uint8Array
  * - string (names): string
+ * - bytes:raw (store slotdata): Uint8Array, any length
  * Actions and PUT-only routes with an I8 value (`usb/portenable` takes a channel) get a number.
  */
 export type HalValue = number | boolean | readonly number[] | Uint8Array | string;
@@ -39,7 +48,7 @@ export interface EntityHal<Op extends string = string> {
   run(index: number, op: Op, params: readonly number[]): void;
 }
 
-export type ModuleEntities = { readonly [E in EntityName]?: EntityHal<EntityOps[E]> };
+export type ModuleEntities = { readonly [E in EntityName]?: EntityHal<OpsOf<E>> };
 
 export interface ModuleHal {
   /** The module's 32-bit serial number (the {serial_num} of its paths). */

@@ -32,14 +32,15 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
       res.statusCode = out.status;
       if (out.status !== 204) {
         res.setHeader('Content-Type', out.contentType);
-        res.setHeader('Content-Length', Buffer.byteLength(out.body));
+        res.setHeader('Content-Length', out.bytes ? out.bytes.length : Buffer.byteLength(out.body));
       }
       if (out.allow) res.setHeader('Allow', out.allow);
       for (const line of out.extraHeaders.split('\r\n')) {
         const colon = line.indexOf(':');
         if (colon > 0) res.setHeader(line.slice(0, colon), line.slice(colon + 1).trim());
       }
-      res.end(req.method === 'HEAD' || out.status === 204 ? undefined : out.body);
+      if (req.method === 'HEAD' || out.status === 204) res.end();
+      else res.end(out.bytes ? Buffer.from(out.bytes) : out.body);
       api.afterResponse();
     });
   };

@@ -12,6 +12,8 @@ export interface Answer {
   status: number;
   headers: Record<string, unknown>;
   text: string;
+  /** The body as bytes (application/octet-stream answers). */
+  raw: Buffer;
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
@@ -32,7 +34,7 @@ export function call(api: Api, method: string, url: string, body?: string | obje
       } catch {
         json = undefined;
       }
-      resolve({ status: res.statusCode, headers: res._getHeaders(), text, json });
+      resolve({ status: res.statusCode, headers: res._getHeaders(), text, raw: res._getBuffer(), json });
     });
     nodeHttpListener(api)(req as never, res as never);
     if (body === undefined) req.send();

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ROUTE_ROWS } from '../src/api/route-table';
 import { ROUTES, allRoutes } from '../src/api/routes';
+import { EXTENSION_ROWS } from '../src/api/route-extensions';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -29,7 +30,7 @@ describe('route table', () => {
   });
 
   it('compiles every row into a route with parsed parameters and ranges', () => {
-    assert.equal(allRoutes().length, 298);
+    assert.equal(allRoutes().length, 298 + EXTENSION_ROWS.length);
     const pdo = ROUTES.get('powerdelivery')!.get('powerdataobject')!;
     assert.equal(pdo.length, 2);
     assert.deepEqual(pdo.map((r) => r.params.length).sort(), [2, 3]);

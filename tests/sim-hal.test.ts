@@ -68,6 +68,7 @@ function checkType(r: Route, v: HalValue, where: string): void {
     for (const x of v as number[]) assert.ok(Number.isInteger(x) && x >= 0 && x <= 4294967295, `${where}: ${x}`);
     return;
   }
+  if (r.get === 'bytes') return assert.ok(v instanceof Uint8Array, where);
   if (r.get === 'str') {
     if (r.type === 'string') return assert.equal(typeof v, 'string', where);
     assert.ok(v instanceof Uint8Array, where);
@@ -132,6 +133,7 @@ const VALID_MODE = 0x71 | (1 << 12); // SDP, USB2 both sides, Vbus, CC1
 
 /** Values where "the current value plus one" is not a valid setting. */
 const OVERRIDES: { [route: string]: HalValue } = {
+  'store/slotdata': new Uint8Array([1, 2, 3, 250]),
   'rail/currentlimit': 2_000_000,
   'rail/voltagemaxlimit': 15_000_000,
   'rail/powerlimit': 30_000,
@@ -217,8 +219,14 @@ const PUT_ONLY: { [route: string]: (m: SimModule) => void } = {
   },
   'powerdelivery/requestdataobject': (m) => {
     const rdo = fixedRdo(2, 1500, 2000); // 9 V PDO of the charger on powerdelivery 1
+    const auto = num(m, 'powerdelivery', 1, 'requestdataobject', [0]);
     set(m, 'powerdelivery', 1, 'requestdataobject', rdo);
     assert.equal(num(m, 'powerdelivery', 1, 'requestdataobject', [0]), rdo);
+    set(m, 'powerdelivery', 1, 'requestdataobject', 0); // withdraws it: automatic again
+    assert.equal(num(m, 'powerdelivery', 1, 'requestdataobject', [0]), auto);
+    assert.notEqual(auto, rdo);
+    throwsCode(() => set(m, 'powerdelivery', 1, 'requestdataobject', fixedRdo(6, 100, 100)), E_RANGE);
+    throwsCode(() => set(m, 'powerdelivery', 1, 'requestdataobject', fixedRdo(2, 3500, 3500)), E_RANGE);
   },
   'powerdelivery/requestcommand': (m) => {
     set(m, 'powerdelivery', 0, 'requestcommand', 5);

@@ -28,6 +28,9 @@ export class SimContext {
   errors = 0;
   private readonly files = new Map<string, RegisterFile>();
   private readonly advanceHooks: ((t: number) => void)[] = [];
+  /** Wall time the hooks last ran at, and whether state changed since: hooks are skipped otherwise. */
+  private advancedAt = NaN;
+  private dirty = true;
   private readonly rebootHooks: (() => void)[] = [];
   private events: string[] = [];
 
@@ -79,8 +82,17 @@ export class SimContext {
     this.rebootHooks.push(hook);
   }
 
-  advance(): void {
+  /**
+   * Bring time-driven effects up to now. The hooks run only when time moved or state changed since
+   * they last ran (a burst of reads in one millisecond costs one pass). `mutating`: the caller is
+   * about to change state, so the next call runs the hooks again even in the same millisecond.
+   */
+  advance(mutating = false): void {
     const t = this.wallNow();
+    const run = t !== this.advancedAt || this.dirty;
+    this.advancedAt = t;
+    this.dirty = mutating;
+    if (!run) return;
     for (const hook of this.advanceHooks) hook(t);
     if (this.persist.failed) {
       this.persist.failed = false;
@@ -97,6 +109,7 @@ export class SimContext {
       for (let i = 0; i < file.count; i++) file.load(i, this.persist.settingsOf(entity, i));
     });
     for (const hook of this.rebootHooks) hook();
+    this.dirty = true;
     this.log('reset');
   }
 

@@ -2,7 +2,7 @@
 // that names a register reads or writes it plainly. Every call first brings the simulation up to date.
 
 import { ApiError, aErrIndexRange, aErrUnimplemented } from '../../src/api/errors';
-import type { EntityHal, EntityName, EntityOps, HalValue } from '../types';
+import type { EntityHal, EntityName, HalValue, OpsOf } from '../types';
 import type { SimContext } from './context';
 import { supportsOp } from './profile';
 import type { RegisterFile } from './registers';
@@ -23,14 +23,14 @@ export interface Behaviour<Op extends string> {
 export function makeEntity<E extends EntityName>(
   ctx: SimContext,
   name: E,
-  b: Behaviour<EntityOps[E]>,
-): EntityHal<EntityOps[E]> {
-  type Op = EntityOps[E];
+  b: Behaviour<OpsOf<E>>,
+): EntityHal<OpsOf<E>> {
+  type Op = OpsOf<E>;
   const count = ctx.count(name);
-  const enter = (index: number, op: string): void => {
+  const enter = (index: number, op: string, mutating: boolean): void => {
     if (!(index >= 0 && index < count)) throw new ApiError(aErrIndexRange, `${name} index ${index} out of range 0..${count - 1}`);
     if (!supportsOp(ctx.profile, name, op)) throw new ApiError(aErrUnimplemented, `${name}/${op} is not supported by this module`);
-    ctx.advance();
+    ctx.advance(mutating);
   };
   const missing = (op: string, what: string): ApiError =>
     new ApiError(aErrUnimplemented, `${name}/${op}: no ${what} on this module`);
@@ -39,21 +39,21 @@ export function makeEntity<E extends EntityName>(
     supports: (op: Op) => supportsOp(ctx.profile, name, op),
     limit: (index: number, param: string) => (b.limit ? b.limit(index, param) : 0),
     get(index: number, op: Op, params: readonly number[]): HalValue {
-      enter(index, op);
+      enter(index, op, false);
       const h = b.get?.[op];
       if (h) return h(index, params);
       if (b.registers?.has(op)) return b.registers.read(index, op, params);
       throw missing(op, 'read');
     },
     set(index: number, op: Op, params: readonly number[], value: HalValue): void {
-      enter(index, op);
+      enter(index, op, true);
       const h = b.set?.[op];
       if (h) return h(index, params, value);
       if (b.registers?.has(op)) return b.registers.write(index, op, params, value);
       throw missing(op, 'write');
     },
     run(index: number, op: Op, params: readonly number[]): void {
-      enter(index, op);
+      enter(index, op, true);
       const h = b.run?.[op];
       if (h) return h(index, params);
       throw missing(op, 'action');

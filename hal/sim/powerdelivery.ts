@@ -199,6 +199,8 @@ export function createPowerDelivery(ctx: SimContext): EntityHal<EntityOps['power
       powerdataobjectenabled: (i, p, v) => regs.write(i, 'powerdataobjectenabled', [p[0], p[1]], asBool(v, 'enabled')),
       requestdataobject: (i, _p, v) => {
         const rdo = asNumber(v, 'requestdataobject');
+        // 0 withdraws a request set earlier: the local sink goes back to choosing automatically.
+        if (rdo === 0) return regs.forget(i, 'localrdo');
         if (contract(i).state !== SINK) throw new ApiError(aErrMode, `powerdelivery ${i}: only a sink requests power (connectionstate ${contract(i).state})`);
         const pos = (rdo >>> 28) & 7;
         const offer = pos ? partnerPdo(i, SOURCE, pos) : 0;

@@ -2,8 +2,8 @@
 // SimStorage; RAM slots are wiped by a reset. Every writer (pointer transfers, bulk capture, event log)
 // goes through write(), which honours the slot's lock.
 
-import { ApiError, aErrPermission } from '../../src/api/errors';
-import type { EntityHal, EntityOps } from '../types';
+import { ApiError, aErrPermission, aErrSize } from '../../src/api/errors';
+import type { EntityHal, OpsOf } from '../types';
 import { ERR_STORE_LOCKED, type SimContext } from './context';
 import { makeEntity } from './entity';
 import type { SavedSlot } from './persist';
@@ -107,7 +107,7 @@ export class StoreModel {
   }
 }
 
-export function createStore(ctx: SimContext, model: StoreModel): EntityHal<EntityOps['store']> {
+export function createStore(ctx: SimContext, model: StoreModel): EntityHal<OpsOf<'store'>> {
   // The store entity's index is the store handle: store/1/... is the RAM store.
   const slotParam = (i: number, p: readonly number[]) => model.slot(i, p[0]);
   return makeEntity(ctx, 'store', {
@@ -117,11 +117,18 @@ export function createStore(ctx: SimContext, model: StoreModel): EntityHal<Entit
       lock: (i, p) => slotParam(i, p).locked,
       slotcapacity: (i, p) => slotParam(i, p).data.length,
       slotsize: (i, p) => slotParam(i, p).size,
+      slotdata: (i, p) => model.read(i, p[0]),
     },
     set: {
       slotenable: (i, _p, v) => model.setEnabled(i, asNumber(v, 'slot'), true),
       slotdisable: (i, _p, v) => model.setEnabled(i, asNumber(v, 'slot'), false),
       lock: (i, p, v) => model.setLocked(i, p[0], asBool(v, 'lock')),
+      slotdata: (i, p, v) => {
+        const bytes = v as Uint8Array;
+        const capacity = slotParam(i, p).data.length;
+        if (bytes.length > capacity) throw new ApiError(aErrSize, `${bytes.length} bytes do not fit store ${i} slot ${p[0]} (capacity ${capacity})`);
+        model.write(i, p[0], bytes);
+      },
     },
   });
 }

@@ -73,7 +73,14 @@ export class Api implements RequestHandler {
       }
       const params = checkParams(route, match, hal);
       let body = '{}';
-      if (req.method === 'PUT') {
+      if (route.put === 'BYTES' && req.method === 'PUT') {
+        // A raw body (copied: the parser's buffer is reused by the next request).
+        hal.set(match.index, match.op, params, req.body().slice());
+      } else if (route.get === 'bytes' && req.method !== 'PUT') {
+        res.contentType = 'application/octet-stream';
+        res.bytes = hal.get(match.index, match.op, params) as Uint8Array;
+        return;
+      } else if (req.method === 'PUT') {
         const request = parseBody(req.body());
         parameters = JSON.stringify(request);
         const value = decodeValue(route, request.value);

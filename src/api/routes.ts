@@ -3,9 +3,11 @@
 // (powerdelivery/powerdataobject has a 3-parameter GET and a 2-parameter PUT).
 
 import { ROUTE_ROWS } from './route-table';
+import { EXTENSION_ROWS } from './route-extensions';
 
-export type GetCode = 'int' | 'bool' | 'ilist' | 'str' | 'none' | '-';
-export type PutCode = 'I8' | 'I16' | 'I32' | 'BOOL' | 'L32' | 'L8' | 'STR' | '-';
+/** `bytes` / `BYTES`: raw application/octet-stream bodies (route-extensions.ts). */
+export type GetCode = 'int' | 'bool' | 'ilist' | 'str' | 'none' | 'bytes' | '-';
+export type PutCode = 'I8' | 'I16' | 'I32' | 'BOOL' | 'L32' | 'L8' | 'STR' | 'BYTES' | '-';
 
 export interface RouteParam {
   readonly name: string;
@@ -67,7 +69,7 @@ function parseParams(text: string): RouteParam[] {
 function compile(): Map<string, Map<string, Route[]>> {
   const table = new Map<string, Map<string, Route[]>>();
   for (const name of ENTITY_NAMES) table.set(name, new Map());
-  for (const row of ROUTE_ROWS) {
+  for (const row of ROUTE_ROWS.concat(EXTENSION_ROWS)) {
     const [entity, op, params, get, put, type, unit, range, flags] = row;
     const [min, max] = parseRange(range);
     const route: Route = {

@@ -16,6 +16,8 @@ export class HttpResponse {
   status = 200;
   contentType = 'application/json';
   body = '';
+  /** A binary body (application/octet-stream); when set it is sent instead of `body`. */
+  bytes: Uint8Array | null = null;
   /** Value of the Allow header, or '' for none. */
   allow = '';
   /** Further header lines, each ending in CRLF (CORS). */
@@ -27,6 +29,7 @@ export class HttpResponse {
     this.status = 200;
     this.contentType = 'application/json';
     this.body = '';
+    this.bytes = null;
     this.allow = '';
     this.extraHeaders = '';
     this.close = false;

@@ -21,13 +21,20 @@ export function reasonPhrase(status: number): string {
  * keeps the Content-Length of the body it leaves out. A 204 carries no Content-Length (RFC 9110 §8.6).
  */
 export function writeResponse(res: HttpResponse, headOnly: boolean): Uint8Array {
+  const bytes = res.bytes;
   let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
   if (res.status !== 204) {
-    head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' + utf8Length(res.body) + '\r\n';
+    head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' + (bytes ? bytes.length : utf8Length(res.body)) + '\r\n';
   }
   if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
   head += res.extraHeaders;
   if (res.close) head += 'Connection: close\r\n';
   head += '\r\n';
-  return utf8Encode(headOnly || res.status === 204 ? head : head + res.body);
+  if (headOnly || res.status === 204) return utf8Encode(head);
+  if (!bytes) return utf8Encode(head + res.body);
+  const headBytes = utf8Encode(head);
+  const out = new Uint8Array(headBytes.length + bytes.length);
+  out.set(headBytes, 0);
+  out.set(bytes, headBytes.length);
+  return out;
 }

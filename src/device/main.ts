@@ -1,0 +1,49 @@
+// Device entry (the manifest's creation.main): builds the module from the board profile in the
+// manifest config, and serves the API on the saved REST port (DECISIONS.md §Addresses).
+// On ESP32 Moddable's setup/network has joined Wi-Fi (config.ssid) before this module runs.
+
+import config from 'mc/config';
+import port from 'hal/device/port';
+import { Api } from '../api/api';
+import { board } from '../../hal/device/board';
+import { createDeviceModule } from '../../hal/device/module';
+import { packVersion } from '../../hal/device/system';
+import { DeviceServer } from './server';
+
+interface HttpConfig { port?: number; connections?: number; cors?: boolean; idleTimeoutMs?: number }
+interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
+
+const http = (config.http ?? {}) as HttpConfig;
+const fw = (config.firmware ?? {}) as FirmwareConfig;
+
+/** A config number that may be written as hex text ("0x1234ABCD"): manifests are JSON. */
+function configNumber(v: unknown): number {
+  if (typeof v === 'number') return v >>> 0;
+  if (typeof v === 'string' && v) return Number(v) >>> 0 || 0;
+  return 0;
+}
+
+let server: DeviceServer | null = null;
+
+const device = createDeviceModule({
+  board: board(),
+  port,
+  firmware: {
+    version: packVersion(fw.major ?? 0, fw.minor ?? 1, fw.patch ?? 0),
+    build: configNumber(fw.build),
+  },
+  serial: configNumber(config.serial),
+  httpPort: http.port ?? 80,
+  onReset: (restart) => {
+    if (server) server.restartAfterFlush(restart);
+    else restart();
+  },
+});
+
+const api = new Api([device], { cors: http.cors === true });
+server = new DeviceServer(api, {
+  port: device.httpPort(),
+  maxConnections: http.connections ?? 4,
+  idleTimeoutMs: http.idleTimeoutMs,
+});
+trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(16)}\n`);

@@ -1,0 +1,108 @@
+// The device's TCP server: an ECMA-419 listener feeding the same Connection core the desktop simulator
+// runs (host-sim/server.ts). At most `maxConnections` are served at once; one more is answered 503 and
+// closed. One Timer checks every connection's header and idle timeouts once a second.
+
+import Listener from 'embedded:io/socket/listener';
+import type TCP from 'embedded:io/socket/tcp';
+import Time from 'time';
+import Timer from 'timer';
+import { Connection, type RequestHandler } from '../http/connection';
+import { DeviceTransport, type TransportEvents } from './transport';
+
+export interface DeviceServerOptions {
+  readonly port: number;
+  readonly maxConnections: number;
+  readonly idleTimeoutMs?: number;
+}
+
+/** A reset waits at most this long for its answer to leave, then goes ahead. */
+const FLUSH_WAIT_MS = 2000;
+/** Time for the stack to send the FIN and the last ACKs before the chip restarts. */
+const RESTART_DELAY_MS = 100;
+
+/** Monotonic milliseconds: Date jumps when SNTP or a clock PUT sets it, the timeouts must not. */
+const ticks = (): number => Time.ticks;
+
+export class DeviceServer implements TransportEvents {
+  readonly port: number;
+  private readonly handler: RequestHandler;
+  private readonly maxConnections: number;
+  private readonly idleTimeoutMs: number | undefined;
+  private readonly connections = new Map<DeviceTransport, Connection>();
+  /** The transport whose bytes the core is handling now: its answer is the one a reset waits for. */
+  private current: DeviceTransport | null = null;
+  private readonly listener: Listener;
+
+  constructor(handler: RequestHandler, options: DeviceServerOptions) {
+    this.handler = handler;
+    this.maxConnections = options.maxConnections;
+    this.idleTimeoutMs = options.idleTimeoutMs;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    this.listener = new Listener({
+      port: options.port,
+      onReadable(requests: number) { self.accept(this, requests); },
+    });
+    this.port = options.port;
+    Timer.repeat(() => this.tick(), 1000);
+  }
+
+  /** Run `restart` once the answer now being sent has left its socket. */
+  restartAfterFlush(restart: () => void): void {
+    let fired = false;
+    const go = (): void => {
+      if (fired) return;
+      fired = true;
+      Timer.set(restart, RESTART_DELAY_MS);
+    };
+    const t = this.current;
+    if (t) t.whenFlushed(go);
+    else go();
+    Timer.set(go, FLUSH_WAIT_MS); // a peer that never reads must not hold the reset off for ever
+  }
+
+  data(t: DeviceTransport, bytes: Uint8Array): void {
+    const c = this.connections.get(t);
+    if (!c) return;
+    this.current = t;
+    try {
+      c.receive(bytes);
+    } finally {
+      this.current = null;
+    }
+  }
+
+  end(t: DeviceTransport): void {
+    const c = this.connections.get(t);
+    if (c) c.end();
+  }
+
+  closed(t: DeviceTransport): void {
+    this.connections.delete(t);
+  }
+
+  private accept(listener: Listener, requests: number): void {
+    for (let i = 0; i < requests; i++) {
+      const socket = listener.read() as TCP | undefined;
+      if (!socket) return;
+      let t: DeviceTransport;
+      try {
+        t = new DeviceTransport(socket, this);
+      } catch (e) {
+        trace(`accept failed: ${(e as Error).message}\n`);
+        continue;
+      }
+      const c = new Connection(this.handler, t, { now: ticks, idleTimeoutMs: this.idleTimeoutMs });
+      if (this.connections.size >= this.maxConnections) {
+        // Not added to the set: it answers, drains and closes on its own.
+        c.refuse(503, `server busy: ${this.maxConnections} connections already open`);
+        continue;
+      }
+      this.connections.set(t, c);
+    }
+  }
+
+  private tick(): void {
+    this.connections.forEach((c) => { c.checkTimeout(); });
+  }
+}

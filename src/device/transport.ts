@@ -1,0 +1,152 @@
+// One accepted TCP socket (ECMA-419 embedded:io/socket/tcp) as the Transport of a Connection.
+// Reads go into one preallocated buffer shared by every connection: a read is handed to the Connection at
+// once and the request parser copies what it keeps, so no connection holds on to it. Writes honour the
+// socket's writable count (a write beyond it throws "would block"): the rest waits in a queue drained by
+// onWritable; while that queue is over QUEUE_MAX the socket is not read, which bounds it (answers are only
+// made from requests). close() waits for the queue to drain so a last answer is not cut off.
+
+import TCP from 'embedded:io/socket/tcp';
+import type { Transport } from '../http/connection';
+
+/** One TCP segment's worth: reads larger than this are taken in several steps. */
+export const READ_CHUNK = 1460;
+/** Queued answer bytes beyond which the connection stops reading requests. */
+export const QUEUE_MAX = 8192;
+
+const readBuffer = new Uint8Array(READ_CHUNK);
+
+export interface TransportEvents {
+  /** Bytes arrived: feed them to the Connection (synchronously). */
+  data(t: DeviceTransport, bytes: Uint8Array): void;
+  /** The peer closed or the socket failed. */
+  end(t: DeviceTransport): void;
+  /** The socket is closed and forgotten. */
+  closed(t: DeviceTransport): void;
+}
+
+export class DeviceTransport implements Transport {
+  private readonly tcp: TCP;
+  private readonly events: TransportEvents;
+  private readable = 0;
+  private writable = 0;
+  private readonly queue: Uint8Array[] = [];
+  private queued = 0;
+  /** Bytes written that the stack has not yet reported sent (next onWritable). */
+  private unsent = false;
+  private closing = false;
+  private done = false;
+  private flushed: (() => void) | null = null;
+
+  constructor(socket: TCP, events: TransportEvents) {
+    this.events = events;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    this.tcp = new TCP({
+      from: socket,
+      format: 'buffer',
+      onReadable(count: number) { self.onReadable(count); },
+      onWritable(count: number) { self.onWritable(count); },
+      onError() { self.onError(); },
+    });
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.done || this.closing) return;
+    this.send(bytes);
+  }
+
+  close(): void {
+    if (this.done || this.closing) return;
+    this.closing = true;
+    if (!this.queue.length) this.finish();
+  }
+
+  /** Run `then` once everything written so far has left (for the reset after its answer). */
+  whenFlushed(then: () => void): void {
+    if (this.done || (!this.queue.length && !this.unsent)) then();
+    else this.flushed = then;
+  }
+
+  private send(bytes: Uint8Array): void {
+    this.enqueue(bytes);
+    this.drain();
+  }
+
+  private enqueue(bytes: Uint8Array): void {
+    this.queue.push(bytes);
+    this.queued += bytes.length;
+  }
+
+  /** Write queued bytes, in order, as far as the socket's writable count goes. */
+  private drain(): void {
+    const queue = this.queue;
+    while (queue.length && this.writable > 0) {
+      const head = queue[0];
+      const n = Math.min(this.writable, head.length);
+      try {
+        this.tcp.write(n === head.length ? head : head.subarray(0, n));
+      } catch {
+        this.writable = 0; // the stack had less room than it said: wait for onWritable
+        return;
+      }
+      this.writable -= n;
+      this.queued -= n;
+      this.unsent = true;
+      if (n === head.length) queue.shift();
+      else queue[0] = head.subarray(n);
+    }
+  }
+
+  private onReadable(count: number): void {
+    this.readable = count;
+    this.pump();
+  }
+
+  private onWritable(count: number): void {
+    if (this.done) return;
+    this.writable = count;
+    if (!this.queue.length) {
+      // Nothing was waiting: what was written before this event has left.
+      this.unsent = false;
+      const then = this.flushed;
+      this.flushed = null;
+      if (then) then();
+    }
+    this.drain();
+    if (this.queue.length) return;
+    if (this.closing) {
+      this.finish();
+      return;
+    }
+    this.pump(); // reading may have paused on a full queue
+  }
+
+  private onError(): void {
+    if (this.done) return;
+    this.events.end(this);
+    this.finish();
+  }
+
+  /** Hand readable bytes to the Connection while the answer queue has room. */
+  private pump(): void {
+    while (!this.done && !this.closing && this.readable > 0 && this.queued <= QUEUE_MAX) {
+      const n = Math.min(this.readable, READ_CHUNK);
+      const view = n === READ_CHUNK ? readBuffer : readBuffer.subarray(0, n);
+      this.tcp.read(view);
+      this.readable -= n;
+      this.events.data(this, view);
+    }
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.queue.length = 0;
+    this.queued = 0;
+    try { this.tcp.close(); } catch { /* already closed by the peer */ }
+    const then = this.flushed;
+    this.flushed = null;
+    this.events.closed(this);
+    if (then) then();
+  }
+}
