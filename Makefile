@@ -9,7 +9,7 @@ MOCHA := node_modules/.bin/mocha
 TSC := node_modules/.bin/tsc
 SIM_ARGS ?=
 
-.PHONY: all sim test build check clean bench fuzz bench-xs
+.PHONY: all sim test build check clean bench fuzz bench-xs soak
 
 all: test
 
@@ -35,6 +35,11 @@ sim: build
 bench: build
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/bench.mjs
+
+# Memory of the simulator over 1,000,000 requests (RSS from /proc).
+soak: build
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+	node tools/soak.mjs
 
 # Cost of the device-side request path inside the real XS engine (computrons, heap, bundle size).
 bench-xs: build

@@ -1,68 +1,48 @@
 // `make sim`: the desktop simulator. Serves the API for simulated modules on 127.0.0.1:9005.
-//   node build/host-sim/main.js [--port 9005] [--host 127.0.0.1] [--serial 0x1234ABCD] [--cors]
-//                               [--max-connections 64]
+//   node build/host-sim/main.js [--port 9005] [--host 127.0.0.1] [--serial 0x1234ABCD] [--profile NAME]...
+//     [--devices N] [--state-file PATH | --no-state] [--cors] [--max-connections 64]
+// Options are parsed in options.ts, modules and their saved state built in devices.ts.
 
-import { parseArgs } from 'node:util';
 import { startServer } from './server';
-import { createSimModule } from '../hal/sim/index';
-import { parseSerial, serialText } from '../src/api/path-match';
-
-const USAGE = `usage: node build/host-sim/main.js [options]
-  --port N              TCP port (default 9005)
-  --host ADDR           address to listen on (default 127.0.0.1)
-  --serial HEX          serial number of the simulated module (default 0x1234ABCD)
-  --cors                answer CORS preflights, allow any origin
-  --max-connections N   connections served at once (default 64)
-  --help                this text`;
+import { buildDevices } from './devices';
+import { parseOptions, UsageError, USAGE, type SimConfig } from './options';
+import { serialText } from '../src/api/path-match';
 
 function fail(message: string): never {
   console.error(`error: ${message}\n${USAGE}`);
   process.exit(2);
 }
 
-function intOption(text: string | undefined, name: string, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) fail(`--${name} must be an integer ${min}..${max}, got '${text}'`);
-  return n;
-}
-
 async function main(): Promise<void> {
-  let values;
+  let config: SimConfig;
   try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        serial: { type: 'string' },
-        cors: { type: 'boolean' },
-        'max-connections': { type: 'string' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-    }));
+    config = parseOptions(process.argv.slice(2));
   } catch (e) {
-    fail((e as Error).message);
+    if (e instanceof UsageError) fail(e.message);
+    throw e;
   }
-  if (values.help) {
+  if (config.help) {
     console.log(USAGE);
     return;
   }
-  const port = intOption(values.port, 'port', 9005, 0, 65535);
-  const host = values.host ?? '127.0.0.1';
-  let serialNumber = 0x1234abcd;
-  if (values.serial !== undefined) {
-    serialNumber = parseSerial(values.serial);
-    if (serialNumber < 0 || serialNumber > 0xffffffff) fail(`--serial must be up to 8 hex digits, got '${values.serial}'`);
-  }
-  const devices = [createSimModule({ serialNumber })];
+  const { host, port } = config;
+  const built = buildDevices(config.devices, config.state);
   const running = await startServer({
-    port, host, devices, cors: values.cors === true,
-    maxConnections: intOption(values['max-connections'], 'max-connections', 64, 1, 100000),
+    port, host, devices: built.map((d) => d.module), cors: config.cors, maxConnections: config.maxConnections,
   }).catch((e: Error) => fail(`cannot listen on ${host}:${port}: ${e.message}`));
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${running.port}`;
-  console.log(`device simulator: serial ${serialText(serialNumber)} at ${base}/api/v1/device`);
-  console.log(`try: curl ${base}/api/v1/device/system/0/serialnumber`);
+  if (built.length === 1) {
+    const m = built[0].module;
+    console.log(`device simulator: serial ${serialText(m.serialNumber)} (${m.profile.name}, model ${m.profile.model}) at ${base}/api/v1/device`);
+  } else {
+    console.log(`device simulator: ${built.length} modules at ${base}/api/v1/device (the serial is required in paths)`);
+  }
+  for (const d of built) {
+    const m = d.module;
+    console.log(`  ${serialText(m.serialNumber)} ${m.profile.name} (model ${m.profile.model}), saved settings: ${d.stateLocation}`);
+  }
+  const first = serialText(built[0].module.serialNumber);
+  console.log(`try: curl ${base}/api/v1/device/${built.length === 1 ? '' : first + '/'}system/0/serialnumber`);
   const stop = (): void => {
     void running.close().then(() => process.exit(0));
   };

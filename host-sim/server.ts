@@ -21,13 +21,15 @@ export interface RunningServer {
   readonly server: net.Server;
   readonly port: number;
   readonly api: Api;
+  /** Open connections, and response bytes queued in them that clients have not read yet. */
+  stats(): { connections: number; bufferedBytes: number };
   close(): Promise<void>;
 }
 
 /** Start serving; resolves once listening (port 0 picks a free port). */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const api = new Api(options.devices, { cors: options.cors });
-  const maxConnections = options.maxConnections ?? 64;
+  const maxConnections = options.maxConnections ?? 256;
   const idleTimeoutMs = options.idleTimeoutMs ?? 60000;
   const connections = new Set<Connection>();
   const sockets = new Set<net.Socket>();
@@ -76,6 +78,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         server,
         port: address.port,
         api,
+        stats: () => {
+          let bufferedBytes = 0;
+          for (const s of sockets) bufferedBytes += s.writableLength;
+          return { connections: sockets.size, bufferedBytes };
+        },
         close: () => new Promise<void>((done) => {
           clearInterval(timer);
           server.close(() => done());

@@ -13,7 +13,8 @@ const CONFIG_STATIC = 1;
 /** Default ports per service: REST HTTP, REST HTTPS, BrainStem TCP, discovery request, discovery reply. */
 export const DEFAULT_SERVICE_PORTS: readonly number[] = [80, 443, 8000, 9001, 9002];
 const MAX_DNS = 4;
-const MAX_HOSTNAME = 63;
+// The L8 limit of DECISIONS.md (a DHCP host name option holds up to 255).
+const MAX_HOSTNAME = 64;
 
 export interface EthernetModel {
   entity: EntityHal<EntityOps['ethernet']>;
@@ -59,7 +60,8 @@ export function createEthernet(ctx: SimContext): EthernetModel {
   };
 
   let active: number[] = [];
-  const latch = () => { active = DEFAULT_SERVICE_PORTS.map((_d, k) => regs.num(0, 'interfaceport', [k])); };
+  // A module without ethernet (a profile with no instance) keeps the default ports.
+  const latch = () => { active = DEFAULT_SERVICE_PORTS.map((d, k) => (regs.count ? regs.num(0, 'interfaceport', [k]) : d)); };
   latch();
   ctx.onReboot(latch);
 

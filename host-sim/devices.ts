@@ -1,0 +1,45 @@
+// Builds the simulated modules a SimConfig describes, each with its saved state: in memory, in one
+// shared state file, or in a file per module. Kept apart from main.ts so tests build the same thing.
+
+import * as path from 'node:path';
+import { createSimModule, memoryStorage, profileProblems, type SimModule, type SimStorage } from '../hal/sim/index';
+import { stateFileName, type DevicePlan, type StatePlan } from './options';
+import { StateFile, type Warn } from './state-file';
+
+export interface BuiltDevice {
+  module: SimModule;
+  /** Where its saved settings live, for the start-up banner ('memory' when nowhere). */
+  stateLocation: string;
+}
+
+export interface BuildOptions {
+  warn?: Warn;
+  /** Time source for every module (tests inject one); default Date.now. */
+  now?: () => number;
+}
+
+export function buildDevices(devices: readonly DevicePlan[], state: StatePlan, options: BuildOptions = {}): BuiltDevice[] {
+  const warn = options.warn ?? ((m: string) => console.error(m));
+  // One StateFile per path, so modules sharing a file share one copy of its document.
+  const files = new Map<string, StateFile>();
+  const fileAt = (p: string): StateFile => {
+    let f = files.get(p);
+    if (!f) files.set(p, (f = new StateFile(p, warn)));
+    return f;
+  };
+  return devices.map(({ serial, profile }) => {
+    const problems = profileProblems(profile);
+    if (problems.length) throw new Error(`profile ${profile.name} is inconsistent: ${problems.join('; ')}`);
+    let storage: SimStorage;
+    let stateLocation: string;
+    if (state.kind === 'memory') {
+      storage = memoryStorage();
+      stateLocation = 'memory';
+    } else {
+      stateLocation = state.kind === 'file' ? state.path : path.join(state.dir, stateFileName(serial));
+      storage = fileAt(stateLocation).storageFor(serial, profile.name, profile.model);
+    }
+    const module = createSimModule({ serialNumber: serial, profile, storage, now: options.now });
+    return { module, stateLocation };
+  });
+}

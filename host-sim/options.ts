@@ -1,0 +1,142 @@
+// The simulator's command line, parsed into a plain description of what to run (no side effects, so
+// tests check it directly). Errors throw UsageError; main.ts prints them with the usage text.
+
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { findProfile, PROFILES, type SimProfile } from '../hal/sim/index';
+import { parseSerial } from '../src/api/path-match';
+
+export const DEFAULT_SERIAL = 0x1234abcd;
+export const MAX_DEVICES = 64;
+
+export const USAGE = `usage: node build/host-sim/main.js [options]
+  --port N              TCP port (default 9005; 0 picks a free one)
+  --host ADDR           address to listen on (default 127.0.0.1)
+  --serial HEX          serial number of the (first) simulated module (default 0x1234ABCD);
+                        further modules get the next numbers: +1, +2...
+  --profile NAME        module type: ${PROFILES.map((p) => p.name).join(', ')} (default everything);
+                        repeat it to serve one module of each
+  --devices N           serve N modules of the profile (default 1, at most ${MAX_DEVICES})
+  --state-file PATH     keep every module's saved settings in this one file (keyed by serial)
+                        (default: one file per module, <config>/device-rest-sim/state-<SERIAL>.json,
+                        <config> = $XDG_CONFIG_HOME or ~/.config)
+  --no-state            keep saved settings in memory only: every start is a factory-fresh module
+  --cors                answer CORS preflights, allow any origin
+  --max-connections N   connections served at once (default 64)
+  --help                this text`;
+
+export class UsageError extends Error {}
+
+export type StatePlan =
+  | { kind: 'memory' }
+  | { kind: 'file'; path: string } // every module in one file
+  | { kind: 'per-device'; dir: string }; // state-<SERIAL>.json per module in dir
+
+export interface DevicePlan {
+  serial: number;
+  profile: SimProfile;
+}
+
+export interface SimConfig {
+  help: boolean;
+  port: number;
+  host: string;
+  cors: boolean;
+  maxConnections: number;
+  devices: DevicePlan[];
+  state: StatePlan;
+}
+
+/** Where per-user settings live: $XDG_CONFIG_HOME (if absolute), else ~/.config (%APPDATA% on Windows). */
+export function configHome(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg && path.isAbsolute(xdg)) return xdg;
+  if (process.platform === 'win32' && env.APPDATA) return env.APPDATA;
+  return path.join(os.homedir(), '.config');
+}
+
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(configHome(env), 'device-rest-sim');
+}
+
+/** The per-module file name in the default layout: state-1234ABCD.json. */
+export function stateFileName(serial: number): string {
+  return `state-${(serial >>> 0).toString(16).toUpperCase().padStart(8, '0')}.json`;
+}
+
+function intOption(text: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be an integer ${min}..${max}, got '${text}'`);
+  }
+  return n;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): SimConfig {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        serial: { type: 'string' },
+        profile: { type: 'string', multiple: true },
+        devices: { type: 'string' },
+        'state-file': { type: 'string' },
+        'no-state': { type: 'boolean' },
+        cors: { type: 'boolean' },
+        'max-connections': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+
+  let base = DEFAULT_SERIAL;
+  if (values.serial !== undefined) {
+    base = parseSerial(values.serial);
+    const digits = values.serial.replace(/^0x/i, '').length;
+    if (base < 0 || digits > 8) throw new UsageError(`--serial must be up to 8 hex digits, got '${values.serial}'`);
+  }
+
+  const names = values.profile ?? ['everything'];
+  const profiles = names.map((name) => {
+    const p = findProfile(name);
+    if (!p) throw new UsageError(`unknown profile '${name}'; profiles: ${PROFILES.map((x) => x.name).join(', ')}`);
+    return p;
+  });
+  const count = intOption(values.devices, 'devices', 1, 1, MAX_DEVICES);
+  if (values.devices !== undefined && profiles.length > 1) {
+    throw new UsageError('--devices takes one --profile; to mix module types, repeat --profile once per module');
+  }
+  const list = profiles.length > 1 ? profiles : Array.from({ length: count }, () => profiles[0]);
+  if (list.length > MAX_DEVICES) throw new UsageError(`at most ${MAX_DEVICES} modules, got ${list.length}`);
+  if (base + list.length - 1 > 0xffffffff) {
+    throw new UsageError(`--serial ${values.serial}: ${list.length} modules would run past 0xFFFFFFFF`);
+  }
+  const devices = list.map((profile, i) => ({ serial: base + i, profile }));
+
+  if (values['no-state'] && values['state-file'] !== undefined) {
+    throw new UsageError('--state-file and --no-state exclude each other');
+  }
+  if (values['state-file'] === '') throw new UsageError('--state-file needs a path');
+  const state: StatePlan = values['no-state'] ? { kind: 'memory' }
+    : values['state-file'] !== undefined ? { kind: 'file', path: path.resolve(values['state-file']) }
+      : { kind: 'per-device', dir: defaultStateDir(env) };
+
+  return {
+    help: values.help === true,
+    port: intOption(values.port, 'port', 9005, 0, 65535),
+    host: values.host ?? '127.0.0.1',
+    cors: values.cors === true,
+    maxConnections: intOption(values['max-connections'], 'max-connections', 64, 1, 100000),
+    devices,
+    state,
+  };
+}
