@@ -5,6 +5,13 @@ import * as net from 'node:net';
 import { Connection } from '../src/http/connection';
 import { Api } from '../src/api/api';
 import type { ModuleHal } from '../hal/types';
+import { useTextCodecs } from '../src/util/text';
+
+// Node's Buffer encodes and decodes UTF-8 several times faster than TextEncoder/TextDecoder.
+useTextCodecs(
+  { encode: (text: string): Uint8Array => Buffer.from(text, 'utf8') },
+  { decode: (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') },
+);
 
 export interface ServerOptions {
   port: number;
