@@ -169,48 +169,68 @@ export class RequestParser implements HttpRequest {
     this.keepAlive = false;
   }
 
+  /**
+   * Copy head bytes into the head buffer and look for its end, a line at a time: the copy is one
+   * native `set` and the line search one native `indexOf` per line, not a step per byte.
+   */
   private feedHead(data: Uint8Array, i: number, end: number): number {
     const head = this.head;
-    for (; i < end; i++) {
-      const b = data[i];
+    if (this.headLength === 0) {
       // RFC 9112 §2.2: ignore empty lines before the request line.
-      if (this.headLength === 0 && (b === CR || b === LF)) continue;
+      while (i < end && (data[i] === CR || data[i] === LF)) i++;
+      if (i === end) return i;
       this.started = true;
-      if (this.headLength === head.length) {
-        this.fail(431, `header block longer than ${HEADER_BLOCK_MAX} bytes`);
+    }
+    while (i < end) {
+      const room = head.length - this.headLength;
+      let lf = data.indexOf(LF, i);
+      if (lf >= end) lf = -1;
+      const take = lf < 0 ? end - i : lf + 1 - i;
+      if (take > room) {
+        // The buffer holds the longest request line and header block allowed, and then some.
+        if (this.requestLineEnd < 0) this.fail(414, `request line longer than ${REQUEST_LINE_MAX} bytes`);
+        else this.fail(431, `header block longer than ${HEADER_BLOCK_MAX} bytes`);
         return i;
       }
-      head[this.headLength++] = b;
-      if (b !== LF) {
-        if (this.requestLineEnd < 0) {
-          if (this.headLength > REQUEST_LINE_MAX + 1) {
-            this.fail(414, `request line longer than ${REQUEST_LINE_MAX} bytes`);
-            return i;
-          }
-        } else if (this.headLength - this.requestLineEnd - 1 > HEADER_BLOCK_MAX) {
-          this.fail(431, `header block longer than ${HEADER_BLOCK_MAX} bytes`);
-          return i;
-        }
-        continue;
-      }
-      const lf = this.headLength - 1;
-      if (this.requestLineEnd < 0) {
-        this.requestLineEnd = lf;
-        const length = lf > 0 && head[lf - 1] === CR ? lf - 1 : lf;
-        if (length > REQUEST_LINE_MAX) {
-          this.fail(414, `request line longer than ${REQUEST_LINE_MAX} bytes`);
-          return i;
-        }
-      } else if (lf === this.lineStart || (lf === this.lineStart + 1 && head[this.lineStart] === CR)) {
-        this.parseHead();
-        return i + 1;
-      } else if (++this.fieldCount > HEADER_FIELDS_MAX) {
-        this.fail(431, `more than ${HEADER_FIELDS_MAX} header fields`);
-        return i;
-      }
-      this.lineStart = this.headLength;
+      head.set(data.subarray(i, i + take), this.headLength);
+      this.headLength += take;
+      i += take;
+      if (lf < 0) break;
+      if (!this.endLine()) return i;
+      if (this.state !== HEAD) return i;
+    }
+    // A line still arriving: hold it to the limits now rather than when its LF comes.
+    if (this.requestLineEnd < 0) {
+      if (this.headLength > REQUEST_LINE_MAX + 1) this.fail(414, `request line longer than ${REQUEST_LINE_MAX} bytes`);
+    } else if (this.headLength - this.requestLineEnd - 1 > HEADER_BLOCK_MAX) {
+      this.fail(431, `header block longer than ${HEADER_BLOCK_MAX} bytes`);
     }
     return i;
+  }
+
+  /** A line of the head has just ended (its LF is the last byte buffered). False when it failed. */
+  private endLine(): boolean {
+    const head = this.head;
+    const lf = this.headLength - 1;
+    if (this.requestLineEnd < 0) {
+      this.requestLineEnd = lf;
+      const length = lf > 0 && head[lf - 1] === CR ? lf - 1 : lf;
+      if (length > REQUEST_LINE_MAX) {
+        this.fail(414, `request line longer than ${REQUEST_LINE_MAX} bytes`);
+        return false;
+      }
+    } else if (lf === this.lineStart || (lf === this.lineStart + 1 && head[this.lineStart] === CR)) {
+      this.parseHead();
+      return !this.failed;
+    } else if (this.headLength - this.requestLineEnd - 1 > HEADER_BLOCK_MAX) {
+      this.fail(431, `header block longer than ${HEADER_BLOCK_MAX} bytes`);
+      return false;
+    } else if (++this.fieldCount > HEADER_FIELDS_MAX) {
+      this.fail(431, `more than ${HEADER_FIELDS_MAX} header fields`);
+      return false;
+    }
+    this.lineStart = this.headLength;
+    return true;
   }
 
   /** Parse the buffered head: request line, then every field line. */
