@@ -1,6 +1,6 @@
 // `make sim`: the desktop simulator. Serves the API for simulated modules on 127.0.0.1:9005.
 //   node build/host-sim/main.js [--port 9005] [--host 127.0.0.1] [--serial 0x1234ABCD] [--profile NAME]...
-//     [--devices N] [--state-file PATH | --no-state] [--cors] [--max-connections 64]
+//     [--devices N] [--state-file PATH | --no-state] [--cors] [--max-connections 256]
 // Options are parsed in options.ts, modules and their saved state built in devices.ts.
 
 import { startServer } from './server';

@@ -23,7 +23,7 @@ export const USAGE = `usage: node build/host-sim/main.js [options]
                         <config> = $XDG_CONFIG_HOME or ~/.config)
   --no-state            keep saved settings in memory only: every start is a factory-fresh module
   --cors                answer CORS preflights, allow any origin
-  --max-connections N   connections served at once (default 64)
+  --max-connections N   connections served at once (default 256)
   --help                this text`;
 
 export class UsageError extends Error {}
@@ -135,7 +135,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     port: intOption(values.port, 'port', 9005, 0, 65535),
     host: values.host ?? '127.0.0.1',
     cors: values.cors === true,
-    maxConnections: intOption(values['max-connections'], 'max-connections', 64, 1, 100000),
+    maxConnections: intOption(values['max-connections'], 'max-connections', 256, 1, 100000),
     devices,
     state,
   };

@@ -78,7 +78,7 @@ async function main() {
     if (e.code === 'ENOENT') throw new Error('wrk is not installed (make bench installs it with apt-get)');
   }
   const simPort = await freePort();
-  const sim = startChild([join(ROOT, 'build/host-sim/main.js'), '--port', String(simPort), '--max-connections', '1024']);
+  const sim = startChild([join(ROOT, 'build/host-sim/main.js'), '--port', String(simPort), '--max-connections', '1024', '--no-state']);
   await waitForPort(simPort);
 
   // The canned baselines answer with a body of the same size as the sim's GET int answer.
