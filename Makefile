@@ -24,7 +24,7 @@ build: $(NPM_STAMP)
 check: $(NPM_STAMP)
 	$(TSC) -p tsconfig.device.json
 
-test: build check
+test: build check check-moddable
 	$(MOCHA) --reporter dot 'build/tests/**/*.test.js'
 
 sim: build
@@ -55,7 +55,8 @@ clean:
 
 # ---- Device build (Moddable SDK) -----------------------------------------------------------------
 # make device                  build for an ESP32 module (needs $MODDABLE and the ESP-IDF set up)
-# make device PLATFORM=lin     build for the Moddable desktop host and run it in mcsim
+# make device PLATFORM=lin     build for the Moddable desktop host (REST on port 8080); run it with
+#                              mcsim $MODDABLE/build/bin/lin/mc/release/brainstem-rest/mc.so
 # mcconfig compiles the TypeScript with the `tsc` on PATH, so this project's tsc is put first.
 # Extra mcconfig arguments: MCCONFIG_ARGS (e.g. "-d" for a debug build, "ssid=... password=...").
 PLATFORM ?= esp32

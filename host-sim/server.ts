@@ -5,13 +5,13 @@ import * as net from 'node:net';
 import { Connection } from '../src/http/connection';
 import { Api } from '../src/api/api';
 import type { ModuleHal } from '../hal/types';
-import { useTextCodecs } from '../src/util/text';
+import type { TextCodec } from '../src/util/text';
 
-// Node's Buffer encodes and decodes UTF-8 several times faster than TextEncoder/TextDecoder.
-useTextCodecs(
-  { encode: (text: string): Uint8Array => Buffer.from(text, 'utf8') },
-  { decode: (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') },
-);
+/** Node's Buffer encodes and decodes UTF-8 several times faster than TextEncoder/TextDecoder. */
+export const nodeTextCodec: TextCodec = {
+  encode: (text) => Buffer.from(text, 'utf8'),
+  decode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+};
 
 export interface ServerOptions {
   port: number;
@@ -35,7 +35,7 @@ export interface RunningServer {
 
 /** Start serving; resolves once listening (port 0 picks a free port). */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
-  const api = new Api(options.devices, { cors: options.cors });
+  const api = new Api(options.devices, { cors: options.cors, codec: nodeTextCodec });
   const maxConnections = options.maxConnections ?? 256;
   const idleTimeoutMs = options.idleTimeoutMs ?? 60000;
   const connections = new Set<Connection>();
@@ -53,7 +53,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         socket.end();
       },
     };
-    const connection = new Connection(api, transport, { idleTimeoutMs });
+    const connection = new Connection(api, transport, { idleTimeoutMs, codec: nodeTextCodec });
     if (connections.size >= maxConnections) {
       connection.refuse(503, `server busy: ${maxConnections} connections already open`);
       return;

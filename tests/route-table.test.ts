@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ROUTE_ROWS } from '../src/api/route-table';
-import { ROUTES, allRoutes } from '../src/api/routes';
+import { routeForms, allRoutes } from '../src/api/routes';
 import { EXTENSION_ROWS } from '../src/api/route-extensions';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -31,14 +31,14 @@ describe('route table', () => {
 
   it('compiles every row into a route with parsed parameters and ranges', () => {
     assert.equal(allRoutes().length, 298 + EXTENSION_ROWS.length);
-    const pdo = ROUTES.get('powerdelivery')!.get('powerdataobject')!;
+    const pdo = routeForms('powerdelivery', 'powerdataobject')!;
     assert.equal(pdo.length, 2);
     assert.deepEqual(pdo.map((r) => r.params.length).sort(), [2, 3]);
-    const hb = ROUTES.get('system')!.get('hbinterval')![0];
+    const hb = routeForms('system', 'hbinterval')![0];
     assert.deepEqual([hb.min, hb.max, hb.type, hb.put], [1, 255, 'u8', 'I8']);
-    const ch = ROUTES.get('usb')!.get('portcurrent')![0].params[0];
+    const ch = routeForms('usb', 'portcurrent')![0].params[0];
     assert.deepEqual([ch.name, ch.min, ch.max], ['channel', 0, -1]);
-    assert.equal(ROUTES.get('port')!.get('name')![0].putEmpty, true);
-    assert.equal(ROUTES.get('ethernet')!.get('staticipv4dnsaddress')![0].list, true);
+    assert.equal(routeForms('port', 'name')![0].putEmpty, true);
+    assert.equal(routeForms('ethernet', 'staticipv4dnsaddress')![0].list, true);
   });
 });

@@ -1,13 +1,18 @@
 // Value codecs: every accepted form and every edge of DECISIONS.md §Requests and §Responses.
 import { strict as assert } from 'node:assert';
-import { decodeValue, decodeInt, intType } from '../src/api/value-decode';
-import { formatValue } from '../src/api/value-format';
+import { decodeValue as decode, decodeInt, intType } from '../src/api/value-decode';
+import { formatValue as format } from '../src/api/value-format';
+import { standardTextCodec } from '../src/util/text';
 import { ApiError } from '../src/api/errors';
-import { ROUTES, type Route } from '../src/api/routes';
+import { routeForms, type Route } from '../src/api/routes';
 import type { HalValue } from '../hal/types';
 
+const codec = standardTextCodec();
+const decodeValue = (r: Route, v: unknown): HalValue => decode(r, v, codec);
+const formatValue = (r: Route, v: HalValue): string => format(r, v, codec);
+
 function route(entity: string, op: string, params = -1): Route {
-  const forms = ROUTES.get(entity)!.get(op)!;
+  const forms = routeForms(entity, op)!;
   return params < 0 ? forms[0] : forms.find((r) => r.params.length === params)!;
 }
 

@@ -11,14 +11,16 @@ import { MATCH_DEVICE, MATCH_DEVICES, matchPath, serialText, type PathMatch } fr
 import { allRoutes, type Route } from './routes';
 import { decodeValue } from './value-decode';
 import { formatValue } from './value-format';
-import { envelope, errorResponse } from './envelope';
+import { envelope, errorResponse, TimestampClock } from './envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 import type { EntityHal, ModuleHal } from '../../hal/types';
-import { utf8Decode } from '../util/text';
+import { standardTextCodec, type TextCodec } from '../util/text';
 
 export interface ApiOptions {
   /** Answer CORS preflights and add Access-Control-Allow-Origin to every answer. */
   cors?: boolean;
+  /** UTF-8 codec for bodies and names; default the engine's own. */
+  codec?: TextCodec;
 }
 
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
@@ -29,6 +31,8 @@ const CORS_ORIGIN = 'Access-Control-Allow-Origin: *\r\n';
 export class Api implements RequestHandler {
   private readonly devices: readonly ModuleHal[];
   private readonly cors: boolean;
+  private readonly codec: TextCodec;
+  private readonly clock = new TimestampClock();
   /** The device whose afterResponse runs after the current answer (a pending reset). */
   private lastDevice: ModuleHal | null = null;
 
@@ -36,6 +40,7 @@ export class Api implements RequestHandler {
     if (devices.length === 0) throw new Error('Api needs at least one device');
     this.devices = devices;
     this.cors = options?.cors === true;
+    this.codec = options?.codec ?? standardTextCodec();
   }
 
   handle(req: HttpRequest, res: HttpResponse): void {
@@ -81,18 +86,18 @@ export class Api implements RequestHandler {
         res.bytes = hal.get(match.index, match.op, params) as Uint8Array;
         return;
       } else if (req.method === 'PUT') {
-        const request = parseBody(req.body());
+        const request = parseBody(req.body(), this.codec);
         parameters = JSON.stringify(request);
-        const value = decodeValue(route, request.value);
+        const value = decodeValue(route, request.value, this.codec);
         hal.set(match.index, match.op, params, value);
         const readBack = route.putEmpty ? null : getForm(match.forms);
-        if (readBack) body = formatValue(readBack, hal.get(match.index, match.op, params));
+        if (readBack) body = formatValue(readBack, hal.get(match.index, match.op, params), this.codec);
       } else if (route.get === 'none') {
         hal.run(match.index, match.op, params);
       } else {
-        body = formatValue(route, hal.get(match.index, match.op, params));
+        body = formatValue(route, hal.get(match.index, match.op, params), this.codec);
       }
-      res.body = envelope(clock.now(), path, parameters, body);
+      res.body = envelope(this.clock.format(clock.now()), path, parameters, body);
     } catch (e) {
       this.answerError(e, clock, path, parameters, res);
     } finally {
@@ -105,7 +110,7 @@ export class Api implements RequestHandler {
     const code = status === 408 ? aErrTimeout : status === 505 ? aErrVersion : status === 501 ? aErrUnimplemented
       : status === 413 || status === 414 || status === 431 ? aErrSize : status === 503 ? aErrResource : aErrParse;
     res.status = status;
-    res.body = envelope(this.devices[0].now(), query < 0 ? target : target.slice(0, query), '{}', errorResponse(code, message));
+    res.body = envelope(this.clock.format(this.devices[0].now()), query < 0 ? target : target.slice(0, query), '{}', errorResponse(code, message));
     if (this.cors) res.extraHeaders += CORS_ORIGIN;
   }
 
@@ -135,7 +140,7 @@ export class Api implements RequestHandler {
     } else {
       body = describe(match.device!);
     }
-    res.body = envelope((match.device ?? this.devices[0]).now(), path, '{}', body);
+    res.body = envelope(this.clock.format((match.device ?? this.devices[0]).now()), path, '{}', body);
   }
 
   private answerError(e: unknown, clock: ModuleHal, path: string, parameters: string, res: HttpResponse): void {
@@ -151,7 +156,7 @@ export class Api implements RequestHandler {
     }
     res.status = status || statusOf(code);
     if (res.status !== 405) res.allow = '';
-    res.body = envelope(clock.now(), path, parameters, errorResponse(code, message));
+    res.body = envelope(this.clock.format(clock.now()), path, parameters, errorResponse(code, message));
   }
 }
 
@@ -209,11 +214,11 @@ function checkParams(route: Route, match: PathMatch, hal: EntityHal): number[] {
 }
 
 /** The PUT body: one JSON object with a `value` member, whatever the Content-Type. */
-function parseBody(bytes: Uint8Array): { value: unknown } {
+function parseBody(bytes: Uint8Array, codec: TextCodec): { value: unknown } {
   if (bytes.length === 0) throw new ApiError(aErrParam, 'a PUT needs a body {"value": ...}');
   let body: unknown;
   try {
-    body = JSON.parse(utf8Decode(bytes));
+    body = JSON.parse(codec.decode(bytes));
   } catch {
     throw new ApiError(aErrParse, 'the body is not valid JSON; send {"value": ...}');
   }

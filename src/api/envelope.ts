@@ -3,18 +3,23 @@
 
 import { errorName } from './errors';
 
-// The timestamp's "YYYY-MM-DDTHH:MM:SS." changes once a second: it is formatted then and reused.
-let cachedSecond = NaN;
-let cachedPrefix = '';
+/**
+ * Formats envelope timestamps. Its "YYYY-MM-DDTHH:MM:SS." changes once a second: it is formatted
+ * then and reused. An object per Api (not module state, so the module can be preloaded).
+ */
+export class TimestampClock {
+  private second = NaN;
+  private prefix = '';
 
-export function timestamp(nowMs: number): string {
-  const second = Math.floor(nowMs / 1000);
-  if (second !== cachedSecond) {
-    cachedSecond = second;
-    cachedPrefix = new Date(second * 1000).toISOString().slice(0, -4);
+  format(nowMs: number): string {
+    const second = Math.floor(nowMs / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.prefix = new Date(second * 1000).toISOString().slice(0, -4);
+    }
+    const ms = nowMs - second * 1000;
+    return this.prefix + (ms < 10 ? '00' : ms < 100 ? '0' : '') + Math.floor(ms) + 'Z';
   }
-  const ms = nowMs - second * 1000;
-  return cachedPrefix + (ms < 10 ? '00' : ms < 100 ? '0' : '') + Math.floor(ms) + 'Z';
 }
 
 /** A request path as a JSON string: paths are printable ASCII, so only " and \ need escaping. */
@@ -22,9 +27,9 @@ function pathJson(path: string): string {
   return path.indexOf('"') < 0 && path.indexOf('\\') < 0 ? '"' + path + '"' : JSON.stringify(path);
 }
 
-/** `parameters` and `response` are JSON text already. */
-export function envelope(nowMs: number, endpointName: string, parameters: string, response: string): string {
-  return '{"timestamp":"' + timestamp(nowMs) + '","request":{"endpointName":' + pathJson(endpointName) +
+/** `timestamp` from a TimestampClock; `parameters` and `response` are JSON text already. */
+export function envelope(timestamp: string, endpointName: string, parameters: string, response: string): string {
+  return '{"timestamp":"' + timestamp + '","request":{"endpointName":' + pathJson(endpointName) +
     ',"parameters":' + parameters + '},"response":' + response + '}';
 }
 

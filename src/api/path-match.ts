@@ -6,7 +6,7 @@
 import {
   ApiError, aErrIndexRange, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented,
 } from './errors';
-import { ROUTES, UNSUPPORTED_ENTITIES, type Route } from './routes';
+import { isEntity, routeForms, UNSUPPORTED_ENTITIES, type Route } from './routes';
 import type { EntityHal, ModuleHal } from '../../hal/types';
 
 export const PREFIX = '/api/v1/';
@@ -88,7 +88,7 @@ export function matchPath(path: string, devices: readonly ModuleHal[]): PathMatc
 
   let i = 4;
   let name = seg[i].toLowerCase();
-  if (!ROUTES.has(name)) {
+  if (!isEntity(name)) {
     const serial = parseSerial(seg[i]);
     if (serial < 0) throw new ApiError(aErrInvalidEntity, `unknown entity '${seg[i]}'`);
     const digits = seg[i].length - (seg[i].charCodeAt(1) === 120 || seg[i].charCodeAt(1) === 88 ? 2 : 0);
@@ -97,7 +97,7 @@ export function matchPath(path: string, devices: readonly ModuleHal[]): PathMatc
     match.kind = MATCH_DEVICE;
     if (++i === seg.length) return match;
     name = seg[i].toLowerCase();
-    if (!ROUTES.has(name)) throw new ApiError(aErrInvalidEntity, `unknown entity '${seg[i]}'`);
+    if (!isEntity(name)) throw new ApiError(aErrInvalidEntity, `unknown entity '${seg[i]}'`);
   } else {
     if (devices.length !== 1) {
       throw new ApiError(aErrNotFound, `this server reaches ${devices.length} devices: put the serial number in the path, /api/v1/device/{serial}/${seg[i]}/...`);
@@ -125,7 +125,7 @@ export function matchPath(path: string, devices: readonly ModuleHal[]): PathMatc
   }
 
   const op = seg[i].toLowerCase();
-  const all = ROUTES.get(name)!.get(op);
+  const all = routeForms(name, op);
   if (!all) throw new ApiError(aErrInvalidOption, `unknown operation '${seg[i]}' of ${name}`);
   match.op = op;
   const given = seg.length - i - 1;

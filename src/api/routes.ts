@@ -66,9 +66,13 @@ function parseParams(text: string): RouteParam[] {
   return out;
 }
 
-function compile(): Map<string, Map<string, Route[]>> {
-  const table = new Map<string, Map<string, Route[]>>();
-  for (const name of ENTITY_NAMES) table.set(name, new Map());
+/** entity -> lower-case operation -> its forms. Plain objects with no prototype (not Maps), so that
+ * a device build can preload the table into flash and a segment like `__proto__` finds nothing. */
+type Table = { [entity: string]: { [op: string]: Route[] } };
+
+function compile(): Table {
+  const table: Table = Object.create(null);
+  for (const name of ENTITY_NAMES) table[name] = Object.create(null);
   for (const row of ROUTE_ROWS.concat(EXTENSION_ROWS)) {
     const [entity, op, params, get, put, type, unit, range, flags] = row;
     const [min, max] = parseRange(range);
@@ -76,21 +80,32 @@ function compile(): Map<string, Map<string, Route[]>> {
       entity, op, params: parseParams(params), get: get as GetCode, put: put as PutCode, type, unit, min, max,
       putEmpty: flags === 'putEmpty', list: flags === 'list',
     };
-    const ops = table.get(entity);
+    const ops = table[entity];
     if (!ops) throw new Error(`route table names unknown entity ${entity}`);
-    const forms = ops.get(op);
-    if (forms) forms.push(route);
-    else ops.set(op, [route]);
+    (ops[op] ??= []).push(route);
   }
   return table;
 }
 
-/** entity -> lower-case operation -> its forms */
-export const ROUTES: ReadonlyMap<string, ReadonlyMap<string, readonly Route[]>> = compile();
+const ROUTES: Table = compile();
 
-/** Every route in table order (for the device description and tests). */
+/** Is `name` (lower case) an entity the API knows? */
+export function isEntity(name: string): boolean {
+  return ROUTES[name] !== undefined;
+}
+
+/** The forms of `entity`/`op` (lower case), or undefined for an unknown operation. */
+export function routeForms(entity: string, op: string): readonly Route[] | undefined {
+  const ops = ROUTES[entity];
+  return ops ? ops[op] : undefined;
+}
+
+/** Every route, entity by entity (for the device description and tests). */
 export function allRoutes(): Route[] {
   const out: Route[] = [];
-  ROUTES.forEach((ops) => ops.forEach((forms) => { for (const r of forms) out.push(r); }));
+  for (const entity of ENTITY_NAMES) {
+    const ops = ROUTES[entity];
+    for (const op in ops) for (const r of ops[op]) out.push(r);
+  }
   return out;
 }

@@ -6,7 +6,7 @@
 import { ApiError, aErrParam, aErrParse, aErrRange, aErrSize } from './errors';
 import type { Route } from './routes';
 import type { HalValue } from '../../hal/types';
-import { utf8Encode, utf8Length } from '../util/text';
+import { utf8Length, type TextCodec } from '../util/text';
 
 /** Most entries of an L32 list, bytes of an L8 value, UTF-8 bytes of a STR name. */
 export const LIST_MAX = 64;
@@ -154,12 +154,12 @@ function decodeIpv4Text(text: string, several: boolean, what: string): Uint8Arra
   return out;
 }
 
-function decodeBytes(value: unknown, route: Route, what: string): Uint8Array {
+function decodeBytes(value: unknown, route: Route, what: string, codec: TextCodec): Uint8Array {
   let bytes: Uint8Array;
   if (typeof value === 'string') {
     if (route.type === 'bytes:ipv4') return decodeIpv4Text(value, route.list, what);
     if (utf8Length(value) > BYTES_MAX) throw new ApiError(aErrSize, `${what}: ${utf8Length(value)} bytes, at most ${BYTES_MAX}`);
-    bytes = utf8Encode(value);
+    bytes = codec.encode(value);
   } else if (Array.isArray(value)) {
     bytes = decodeByteArray(value, what);
   } else {
@@ -183,7 +183,7 @@ function decodeName(value: unknown, what: string): string {
 }
 
 /** The PUT `value` decoded for `route`, or an ApiError. */
-export function decodeValue(route: Route, value: unknown): HalValue {
+export function decodeValue(route: Route, value: unknown, codec: TextCodec): HalValue {
   const what = route.op;
   switch (route.put) {
     case 'I8': case 'I16': case 'I32': {
@@ -195,7 +195,7 @@ export function decodeValue(route: Route, value: unknown): HalValue {
     }
     case 'BOOL': return decodeBool(value, what);
     case 'L32': return decodeList32(value, what);
-    case 'L8': return decodeBytes(value, route, what);
+    case 'L8': return decodeBytes(value, route, what, codec);
     case 'STR': return decodeName(value, what);
   }
   throw new ApiError(aErrParam, `${what} cannot be set`);

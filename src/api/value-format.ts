@@ -7,7 +7,7 @@
 import type { Route } from './routes';
 import type { HalValue } from '../../hal/types';
 import { intType } from './value-decode';
-import { utf8Decode, utf8Encode } from '../util/text';
+import type { TextCodec } from '../util/text';
 
 const HEX = '0123456789abcdef';
 
@@ -23,8 +23,8 @@ function byteList(bytes: Uint8Array): string {
   return '[' + bytes.join(',') + ']';
 }
 
-function bytesText(bytes: Uint8Array, type: string): string {
-  if (type === 'bytes:text') return utf8Decode(bytes);
+function bytesText(bytes: Uint8Array, type: string, codec: TextCodec): string {
+  if (type === 'bytes:text') return codec.decode(bytes);
   if (type === 'bytes:ipv4') {
     const parts: string[] = [];
     for (let i = 0; i + 3 < bytes.length; i += 4) parts.push(bytes[i] + '.' + bytes[i + 1] + '.' + bytes[i + 2] + '.' + bytes[i + 3]);
@@ -36,7 +36,7 @@ function bytesText(bytes: Uint8Array, type: string): string {
 }
 
 /** JSON text of the `response` object for a GET (or a PUT's read-back) of `route`. */
-export function formatValue(route: Route, value: HalValue): string {
+export function formatValue(route: Route, value: HalValue, codec: TextCodec): string {
   switch (route.get) {
     case 'int': {
       const v = typedInt(value as number, route.type);
@@ -51,9 +51,9 @@ export function formatValue(route: Route, value: HalValue): string {
       return '{"value":"' + raw.split(',').join(', ') + '","rawValue":[' + raw + ']}';
     }
     case 'str': {
-      if (typeof value === 'string') return '{"value":' + JSON.stringify(value) + ',"rawValue":' + byteList(utf8Encode(value)) + '}';
+      if (typeof value === 'string') return '{"value":' + JSON.stringify(value) + ',"rawValue":' + byteList(codec.encode(value)) + '}';
       const bytes = value as Uint8Array;
-      return '{"value":' + JSON.stringify(bytesText(bytes, route.type)) + ',"rawValue":' + byteList(bytes) + '}';
+      return '{"value":' + JSON.stringify(bytesText(bytes, route.type, codec)) + ',"rawValue":' + byteList(bytes) + '}';
     }
   }
   return '{}';

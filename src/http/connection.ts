@@ -5,7 +5,8 @@
 
 import { RequestParser } from './request-parser';
 import { HttpResponse, type RequestHandler } from './request';
-import { CONTINUE_BYTES, writeResponse } from './response-writer';
+import { CONTINUE, writeResponse } from './response-writer';
+import { standardTextCodec, type TextCodec } from '../util/text';
 import { HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './limits';
 
 export type { RequestHandler };
@@ -20,6 +21,8 @@ export interface ConnectionOptions {
   now?: () => number;
   /** Close a connection idle between requests this long (ms); default IDLE_TIMEOUT_MS. */
   idleTimeoutMs?: number;
+  /** UTF-8 codec for the answers; default the engine's own (share one across connections). */
+  codec?: TextCodec;
 }
 
 export class Connection {
@@ -29,6 +32,7 @@ export class Connection {
   private readonly transport: Transport;
   private readonly now: () => number;
   private readonly idleTimeoutMs: number;
+  private readonly codec: TextCodec;
   private headStartedAt = 0;
   private lastActivity: number;
   private continueSent = false;
@@ -39,6 +43,7 @@ export class Connection {
     this.transport = transport;
     this.now = options?.now ?? Date.now;
     this.idleTimeoutMs = options?.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+    this.codec = options?.codec ?? standardTextCodec();
     this.lastActivity = this.now();
   }
 
@@ -60,7 +65,7 @@ export class Connection {
         this.answer();
       } else if (parser.expectContinue && !this.continueSent) {
         this.continueSent = true;
-        this.transport.write(CONTINUE_BYTES);
+        this.transport.write(this.codec.encode(CONTINUE));
       } else if (used === 0) {
         break; // cannot happen: the parser always consumes or finishes; guard against a spin
       }
@@ -121,7 +126,7 @@ export class Connection {
   }
 
   private send(headOnly: boolean): void {
-    this.transport.write(writeResponse(this.response, headOnly));
+    this.transport.write(writeResponse(this.response, headOnly, this.codec));
     this.handler.afterResponse();
   }
 

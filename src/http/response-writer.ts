@@ -1,7 +1,7 @@
 // Serialises an HttpResponse: one status line and header block as a string, the body as UTF-8.
 
 import type { HttpResponse } from './request';
-import { utf8Encode, utf8Length } from '../util/text';
+import { utf8Length, type TextCodec } from '../util/text';
 
 const REASONS: { readonly [status: number]: string } = {
   100: 'Continue', 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
@@ -10,7 +10,8 @@ const REASONS: { readonly [status: number]: string } = {
   501: 'Not Implemented', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
 };
 
-export const CONTINUE_BYTES: Uint8Array = utf8Encode('HTTP/1.1 100 Continue\r\n\r\n');
+/** The interim answer to `Expect: 100-continue`. */
+export const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
 
 export function reasonPhrase(status: number): string {
   return REASONS[status] ?? 'Unknown';
@@ -20,7 +21,7 @@ export function reasonPhrase(status: number): string {
  * The response as one byte array (one write, one TCP segment for small answers). `headOnly` (HEAD)
  * keeps the Content-Length of the body it leaves out. A 204 carries no Content-Length (RFC 9110 §8.6).
  */
-export function writeResponse(res: HttpResponse, headOnly: boolean): Uint8Array {
+export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextCodec): Uint8Array {
   const bytes = res.bytes;
   let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
   if (res.status !== 204) {
@@ -30,9 +31,9 @@ export function writeResponse(res: HttpResponse, headOnly: boolean): Uint8Array 
   head += res.extraHeaders;
   if (res.close) head += 'Connection: close\r\n';
   head += '\r\n';
-  if (headOnly || res.status === 204) return utf8Encode(head);
-  if (!bytes) return utf8Encode(head + res.body);
-  const headBytes = utf8Encode(head);
+  if (headOnly || res.status === 204) return codec.encode(head);
+  if (!bytes) return codec.encode(head + res.body);
+  const headBytes = codec.encode(head);
   const out = new Uint8Array(headBytes.length + bytes.length);
   out.set(headBytes, 0);
   out.set(bytes, headBytes.length);

@@ -1,41 +1,41 @@
-// Text <-> bytes for device-side code. XS offers TextEncoder/TextDecoder (xsnap, and Moddable's
-// text/encoder + text/decoder modules) and the XS-only ArrayBuffer.fromString/String.fromArrayBuffer;
-// Node offers TextEncoder/TextDecoder. The choice is made once, at module load.
+// Text <-> bytes for device-side code. The UTF-8 codec is a platform service handed to the HTTP and
+// API cores when they are made (never a module-level variable: a preloaded module is frozen, and
+// host functions such as TextEncoder do not exist yet at preload time). XS offers TextEncoder and
+// TextDecoder (xsnap; Moddable's text/encoder and text/decoder modules) and the XS-only
+// ArrayBuffer.fromString / String.fromArrayBuffer; Node offers TextEncoder/TextDecoder and Buffer.
+
+export interface TextCodec {
+  /** UTF-8 bytes of a string. */
+  encode(text: string): Uint8Array;
+  /** A string from UTF-8 bytes (invalid sequences become U+FFFD). */
+  decode(bytes: Uint8Array): string;
+}
 
 interface Encoder { encode(text: string): Uint8Array }
 interface Decoder { decode(bytes: Uint8Array): string }
 declare const TextEncoder: { new(): Encoder } | undefined;
-declare const TextDecoder: { new(label?: string, options?: { fatal?: boolean }): Decoder } | undefined;
+declare const TextDecoder: { new(): Decoder } | undefined;
+interface XsArrayBuffer { fromString(text: string): ArrayBuffer }
+interface XsString { fromArrayBuffer(buffer: ArrayBuffer): string }
 
-type XsArrayBuffer = { fromString?(text: string): ArrayBuffer };
-type XsString = { fromArrayBuffer?(buffer: ArrayBuffer): string };
-
-let encoder: Encoder | null = typeof TextEncoder === 'function' ? new TextEncoder() : null;
-let decoder: Decoder | null = typeof TextDecoder === 'function' ? new TextDecoder() : null;
-
-/**
- * Let a host supply faster codecs than the standard ones (Node's TextEncoder costs over 1 µs for a
- * response; its Buffer does the same in a tenth of that). Device builds never call this.
- */
-export function useTextCodecs(encode: Encoder, decode: Decoder): void {
-  encoder = encode;
-  decoder = decode;
-}
-const xsFromString = (ArrayBuffer as unknown as XsArrayBuffer).fromString;
-const xsFromArrayBuffer = (String as unknown as XsString).fromArrayBuffer;
-
-/** UTF-8 bytes of a string. */
-export function utf8Encode(text: string): Uint8Array {
-  if (encoder) return encoder.encode(text);
-  if (xsFromString) return new Uint8Array(xsFromString(text));
-  throw new Error('no UTF-8 encoder on this platform');
-}
-
-/** A string from UTF-8 bytes (invalid sequences become U+FFFD). */
-export function utf8Decode(bytes: Uint8Array): string {
-  if (decoder) return decoder.decode(bytes);
-  if (xsFromArrayBuffer) return xsFromArrayBuffer(bytes.slice().buffer);
-  throw new Error('no UTF-8 decoder on this platform');
+/** The engine's own UTF-8 codec. Call it at run time, once, when the server is made. */
+export function standardTextCodec(): TextCodec {
+  if (typeof TextEncoder === 'function' && typeof TextDecoder === 'function') {
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    return {
+      encode: (text) => encoder.encode(text),
+      decode: (bytes) => decoder.decode(bytes),
+    };
+  }
+  // XS without the text modules: its own conversions, called as methods (they use `this`).
+  const xsBuffer = ArrayBuffer as unknown as XsArrayBuffer;
+  const xsString = String as unknown as XsString;
+  if (typeof xsBuffer.fromString !== 'function') throw new Error('no UTF-8 codec on this platform');
+  return {
+    encode: (text) => new Uint8Array(xsBuffer.fromString(text)),
+    decode: (bytes) => xsString.fromArrayBuffer(bytes.slice().buffer),
+  };
 }
 
 /** Bytes per String.fromCharCode call: small enough for a device's XS stack (one slot per byte). */
