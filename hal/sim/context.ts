@@ -30,6 +30,8 @@ export class SimContext {
   private readonly advanceHooks: ((t: number) => void)[] = [];
   /** Wall time the hooks last ran at, and whether state changed since: hooks are skipped otherwise. */
   private advancedAt = NaN;
+  /** The instant of the hook pass under way, NaN outside one. */
+  private hookTime = NaN;
   private dirty = true;
   private readonly rebootHooks: (() => void)[] = [];
   private events: string[] = [];
@@ -46,7 +48,9 @@ export class SimContext {
 
   /** Wall time in ms (the injected time source): drives every simulated process. */
   wall(): number {
-    return this.wallNow();
+    // During a pass of the advance hooks time stands still at the pass's instant: one reading of
+    // the time source instead of one per model function the hooks call.
+    return this.hookTime === this.hookTime ? this.hookTime : this.wallNow();
   }
 
   /** The module clock (ms since the Unix epoch, UTC). */
@@ -93,7 +97,12 @@ export class SimContext {
     this.advancedAt = t;
     this.dirty = mutating;
     if (!run) return;
-    for (const hook of this.advanceHooks) hook(t);
+    this.hookTime = t;
+    try {
+      for (const hook of this.advanceHooks) hook(t);
+    } finally {
+      this.hookTime = NaN;
+    }
     if (this.persist.failed) {
       this.persist.failed = false;
       this.flagError(ERR_STORAGE, 'storage write failed');

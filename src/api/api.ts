@@ -53,6 +53,10 @@ export class Api implements RequestHandler {
         throw new ApiError(aErrUnimplemented, `method ${req.method} is not implemented`, 501);
       }
       const match = matchPath(path, this.devices);
+      if (match instanceof ApiError) {
+        this.answerError(match, clock, path, parameters, res);
+        return;
+      }
       if (match.device) clock = match.device;
       this.lastDevice = match.device;
       if (match.kind === MATCH_DEVICES || match.kind === MATCH_DEVICE) {

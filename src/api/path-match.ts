@@ -64,22 +64,23 @@ export function serialText(serial: number): string {
 }
 
 /**
- * Resolve a path (query already removed). Throws ApiError(404...) for what names nothing, 501 for
- * the entities the spec lists as unsupported. `embedded`: a one-device server where the serial
- * may be left out; a host-side server with several devices requires it.
+ * Resolve a path (query already removed). Answers an ApiError (404...) for what names nothing, 501
+ * for the entities the spec lists as unsupported: returned, not thrown, because a miss is an
+ * everyday answer and a throw costs more than the whole match. With one device the serial may be
+ * left out; a host-side server with several devices requires it.
  */
-export function matchPath(path: string, devices: readonly ModuleHal[]): PathMatch {
+export function matchPath(path: string, devices: readonly ModuleHal[]): PathMatch | ApiError {
   const seg = path.split('/');
   // seg[0] is '' (the leading slash); any other empty segment is not a resource.
   for (let i = 1; i < seg.length; i++) {
-    if (seg[i] === '') throw new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`);
+    if (seg[i] === '') return new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`);
   }
   if (seg.length < 4 || seg[1] !== 'api' || seg[2] !== 'v1') {
-    throw new ApiError(aErrNotFound, `no resource at ${path}; the API is under /api/v1/device`);
+    return new ApiError(aErrNotFound, `no resource at ${path}; the API is under /api/v1/device`);
   }
   const root = seg[3].toLowerCase();
   if (root !== 'device' && root !== 'brainstem') {
-    throw new ApiError(aErrNotFound, `no resource at ${path}; the API is under /api/v1/device`);
+    return new ApiError(aErrNotFound, `no resource at ${path}; the API is under /api/v1/device`);
   }
   const match: PathMatch = {
     kind: MATCH_DEVICES, device: null, entity: '', hal: null, index: 0, op: '', forms: [], params: [],
@@ -90,50 +91,50 @@ export function matchPath(path: string, devices: readonly ModuleHal[]): PathMatc
   let name = seg[i].toLowerCase();
   if (!isEntity(name)) {
     const serial = parseSerial(seg[i]);
-    if (serial < 0) throw new ApiError(aErrInvalidEntity, `unknown entity '${seg[i]}'`);
+    if (serial < 0) return new ApiError(aErrInvalidEntity, `unknown entity '${seg[i]}'`);
     const digits = seg[i].length - (seg[i].charCodeAt(1) === 120 || seg[i].charCodeAt(1) === 88 ? 2 : 0);
     for (const d of devices) if (digits <= 8 && d.serialNumber === serial) match.device = d;
-    if (!match.device) throw new ApiError(aErrNotFound, `no device with serial number ${seg[i]} on this server`);
+    if (!match.device) return new ApiError(aErrNotFound, `no device with serial number ${seg[i]} on this server`);
     match.kind = MATCH_DEVICE;
     if (++i === seg.length) return match;
     name = seg[i].toLowerCase();
-    if (!isEntity(name)) throw new ApiError(aErrInvalidEntity, `unknown entity '${seg[i]}'`);
+    if (!isEntity(name)) return new ApiError(aErrInvalidEntity, `unknown entity '${seg[i]}'`);
   } else {
     if (devices.length !== 1) {
-      throw new ApiError(aErrNotFound, `this server reaches ${devices.length} devices: put the serial number in the path, /api/v1/device/{serial}/${seg[i]}/...`);
+      return new ApiError(aErrNotFound, `this server reaches ${devices.length} devices: put the serial number in the path, /api/v1/device/{serial}/${seg[i]}/...`);
     }
     match.device = devices[0];
   }
 
   if (UNSUPPORTED_ENTITIES.indexOf(name) >= 0) {
-    throw new ApiError(aErrUnimplemented, `entity '${name}' is not supported`);
+    return new ApiError(aErrUnimplemented, `entity '${name}' is not supported`);
   }
   const hal = (match.device!.entities as { readonly [name: string]: EntityHal | undefined })[name];
-  if (!hal) throw new ApiError(aErrInvalidEntity, `this module has no ${name} entity`);
+  if (!hal) return new ApiError(aErrInvalidEntity, `this module has no ${name} entity`);
   match.kind = MATCH_ROUTE;
   match.entity = name;
   match.hal = hal;
 
-  if (++i === seg.length) throw new ApiError(aErrInvalidOption, `missing operation after ${name}`);
+  if (++i === seg.length) return new ApiError(aErrInvalidOption, `missing operation after ${name}`);
   const index = parseIndex(seg[i]);
   if (index >= 0) {
     if (index >= hal.count) {
-      throw new ApiError(aErrIndexRange, `${name} index ${seg[i]} out of range 0..${hal.count - 1}`);
+      return new ApiError(aErrIndexRange, `${name} index ${seg[i]} out of range 0..${hal.count - 1}`);
     }
     match.index = index;
-    if (++i === seg.length) throw new ApiError(aErrInvalidOption, `missing operation after ${name}/${index}`);
+    if (++i === seg.length) return new ApiError(aErrInvalidOption, `missing operation after ${name}/${index}`);
   }
 
   const op = seg[i].toLowerCase();
   const all = routeForms(name, op);
-  if (!all) throw new ApiError(aErrInvalidOption, `unknown operation '${seg[i]}' of ${name}`);
+  if (!all) return new ApiError(aErrInvalidOption, `unknown operation '${seg[i]}' of ${name}`);
   match.op = op;
   const given = seg.length - i - 1;
   let forms: Route[] | null = null;
   for (const r of all) {
     if (r.params.length === given) (forms ??= []).push(r);
   }
-  if (!forms) throw new ApiError(aErrInvalidOption, `${name}/${op} takes ${paramShapes(all)}; got ${given} path parameter${given === 1 ? '' : 's'}`);
+  if (!forms) return new ApiError(aErrInvalidOption, `${name}/${op} takes ${paramShapes(all)}; got ${given} path parameter${given === 1 ? '' : 's'}`);
   match.forms = forms;
   match.params = seg.slice(i + 1);
   return match;
