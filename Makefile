@@ -46,7 +46,7 @@ bench-xs: build
 	node tools/bench-xs.mjs
 
 # Long property-based fuzzing of the HTTP core (make test runs a short pass of the same properties).
-FUZZ_RUNS ?= 20000
+FUZZ_RUNS ?= 100000
 fuzz: build
 	FUZZ_RUNS=$(FUZZ_RUNS) $(MOCHA) --timeout 0 build/tests/fuzz.test.js
 
