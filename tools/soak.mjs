@@ -5,26 +5,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as net from 'node:net';
+import { freePort, waitForPort } from './ports.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET = Number(process.env.SOAK_REQUESTS ?? 1000000);
-const PORT = 9000 + Math.floor(Math.random() * 900);
+const PORT = await freePort();
 
 const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitForPort(port) {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise((resolve) => {
-      const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
-      c.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await sleep(50);
-  }
-  throw new Error(`nothing listening on ${port}`);
-}
 
 const sim = spawn(process.execPath, [join(ROOT, 'build/host-sim/main.js'), '--port', String(PORT), '--no-state'], { stdio: 'ignore' });
 try {

@@ -1,36 +1,6 @@
-// Value guards for the device HAL. The API core has already decoded and range-checked every value
-// against the route table; these only catch a wrong JavaScript type (a bug: aErrParam) and add the
-// limits only the board knows (aErrRange).
+// Helpers for the device HAL: the shared value guards, and addresses from the text `net` answers.
 
-import { ApiError, aErrParam, aErrRange } from '../../src/api/errors';
-import type { HalValue } from '../types';
-
-export function asNumber(v: HalValue, what: string): number {
-  if (typeof v !== 'number') throw new ApiError(aErrParam, `${what}: a number is needed`);
-  return v;
-}
-
-export function asBool(v: HalValue, what: string): boolean {
-  if (typeof v === 'boolean') return v;
-  if (v === 0 || v === 1) return v === 1;
-  throw new ApiError(aErrParam, `${what}: a boolean is needed`);
-}
-
-export function asBytes(v: HalValue, what: string): Uint8Array {
-  if (v instanceof Uint8Array) return v;
-  throw new ApiError(aErrParam, `${what}: bytes are needed`);
-}
-
-export function asString(v: HalValue, what: string): string {
-  if (typeof v === 'string') return v;
-  throw new ApiError(aErrParam, `${what}: a string is needed`);
-}
-
-/** Throws aErrRange unless lo <= value <= hi; the message names the value and the range. */
-export function checkRange(what: string, value: number, lo: number, hi: number): number {
-  if (!(value >= lo && value <= hi)) throw new ApiError(aErrRange, `${what} ${value} out of range ${lo}..${hi}`);
-  return value;
-}
+export { asBool, asBytes, asList, asNumber, asString, checkIndex, checkRange } from '../value-guards';
 
 /** Dotted-quad text to 4 bytes; null when it is not one (Net answers text). */
 export function ipv4Bytes(text: string | undefined): Uint8Array {
@@ -50,7 +20,7 @@ export function ipv4Bytes(text: string | undefined): Uint8Array {
 export function macBytes(text: string | undefined): Uint8Array {
   const out = new Uint8Array(6);
   if (!text) return out;
-  const parts = text.split(/[:-]/);
+  const parts = text.split(text.indexOf('-') >= 0 ? '-' : ':');
   if (parts.length !== 6) return out;
   for (let i = 0; i < 6; i++) {
     const n = parseInt(parts[i], 16);
