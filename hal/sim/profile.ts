@@ -43,6 +43,11 @@ export interface StoreSpec {
   readonly persistent: boolean;
 }
 
+/** The internal flash store every modelled module has: 12 slots of 1 KiB, kept across resets. */
+export const INTERNAL_STORE: StoreSpec = {
+  name: 'internal', slots: [1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024], persistent: true,
+};
+
 export type Capabilities = { readonly [E in EntityName]?: 'none' | readonly EntityOps[E][] };
 
 export interface SimProfile {
@@ -98,7 +103,7 @@ export const EVERYTHING: SimProfile = {
   equalizerChannels: 2,
   padSize: 1024,
   stores: [
-    { name: 'internal', slots: [1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024], persistent: true },
+    INTERNAL_STORE,
     { name: 'RAM', slots: [16384, 1024, 1024, 1024], persistent: false },
   ],
   pdPartners: [

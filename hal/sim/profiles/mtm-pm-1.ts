@@ -4,7 +4,7 @@
 // power and resistance setpoints and Kelvin sensing of an electronic load are unsupported (501).
 // Values are modelled, not copied from a datasheet.
 
-import type { SimProfile } from '../profile';
+import { INTERNAL_STORE, type SimProfile } from '../profile';
 
 export const MTM_PM_1: SimProfile = {
   name: 'mtm-pm-1',
@@ -25,7 +25,7 @@ export const MTM_PM_1: SimProfile = {
   equalizerChannels: 0,
   padSize: 1024,
   stores: [
-    { name: 'internal', slots: [1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024], persistent: true },
+    INTERNAL_STORE,
     { name: 'RAM', slots: [4096], persistent: false },
   ],
   pdPartners: [],

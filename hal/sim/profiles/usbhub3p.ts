@@ -3,7 +3,7 @@
 // I/O pins. Type-A ports have no CC, VCONN or SBU lines and a fixed 5 V Vbus, so those operations are in
 // the capability table as unsupported (501). Values are modelled, not copied from a datasheet.
 
-import type { PortDevice, SimProfile } from '../profile';
+import { INTERNAL_STORE, type PortDevice, type SimProfile } from '../profile';
 
 // Devices on Type-A ports: no e-marked cable, so no VCONN draw.
 const DRIVE: PortDevice = { loadMicroamp: 320_000, speed: 'super', vconnMicroamp: 0 };
@@ -40,7 +40,7 @@ export const USBHUB3P: SimProfile = {
   equalizerChannels: 0,
   padSize: 1024,
   stores: [
-    { name: 'internal', slots: [1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024], persistent: true },
+    INTERNAL_STORE,
     { name: 'RAM', slots: [16384], persistent: false },
   ],
   pdPartners: [],

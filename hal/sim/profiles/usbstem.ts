@@ -3,7 +3,7 @@
 // DECISIONS.md), and internal, RAM and SD-card stores. No USB ports, rails or temperature sensor.
 // Values are modelled, not copied from a datasheet.
 
-import type { SimProfile } from '../profile';
+import { INTERNAL_STORE, type SimProfile } from '../profile';
 
 export const USBSTEM: SimProfile = {
   name: 'usbstem',
@@ -20,7 +20,7 @@ export const USBSTEM: SimProfile = {
   equalizerChannels: 0,
   padSize: 1024,
   stores: [
-    { name: 'internal', slots: [1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024], persistent: true },
+    INTERNAL_STORE,
     { name: 'RAM', slots: [16384], persistent: false },
     // An SD card keeps its contents through resets and power cycles.
     { name: 'SD', slots: [4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096], persistent: true },
