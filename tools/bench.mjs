@@ -1,7 +1,9 @@
 // `make bench`: HTTP load with wrk (keep-alive) against the host-sim and two baselines this script
 // starts itself, in one run: a bare node:http server answering a canned JSON of the same size, and a
 // raw node:net server writing a canned response (the floor). Prints req/s, p50/p99 latency and ratios.
-//   BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 32), BENCH_THREADS (default 1)
+// Every case runs BENCH_ROUNDS times, the cases interleaved, and the median round is reported: a
+// shared 2-core machine drifts by tens of percent from one minute to the next.
+//   BENCH_SECONDS (default 3), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32), BENCH_THREADS (default 1)
 import { spawn, execFileSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
@@ -10,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from './ports.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const tmp = mkdtempSync(join(tmpdir(), 'bench-'));
@@ -88,21 +91,25 @@ async function main() {
   await waitForPort(httpPort);
   await waitForPort(rawPort);
 
-  const rows = [];
+  const cases = [
+    ['raw node:net floor (canned)', rawPort, '/api/v1/device/system/0/serialnumber', null],
+    ['bare node:http (canned JSON)', httpPort, '/api/v1/device/system/0/serialnumber', null],
+    ['host-sim GET int', simPort, '/api/v1/device/system/0/serialnumber', null],
+    ['host-sim GET str', simPort, '/api/v1/device/ethernet/0/macaddress', null],
+    ['host-sim PUT', simPort, '/api/v1/device/system/0/hbinterval', luaPut('/api/v1/device/system/0/hbinterval', '{"value": 12}')],
+    ['host-sim 404', simPort, '/api/v1/device/nosuch/0/op', null],
+  ];
   try {
-    const floor = wrk(rawPort, '/api/v1/device/system/0/serialnumber');
-    const bare = wrk(httpPort, '/api/v1/device/system/0/serialnumber');
-    rows.push(['raw node:net floor (canned)', floor], ['bare node:http (canned JSON)', bare]);
-    const cases = [
-      ['host-sim GET int', '/api/v1/device/system/0/serialnumber', null],
-      ['host-sim GET str', '/api/v1/device/ethernet/0/macaddress', null],
-      ['host-sim PUT', '/api/v1/device/system/0/hbinterval', luaPut('/api/v1/device/system/0/hbinterval', '{"value": 12}')],
-      ['host-sim 404', '/api/v1/device/nosuch/0/op', null],
-    ];
-    for (const [name, path, script] of cases) rows.push([name, wrk(simPort, path, script)]);
-
+    const runs = cases.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      cases.forEach(([, port, path, script], i) => runs[i].push(wrk(port, path, script)));
+    }
+    const median = (list) => list.slice().sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
+    const rows = cases.map(([name], i) => [name, median(runs[i])]);
+    const floor = rows[0][1];
+    const bare = rows[1][1];
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
-    console.log(`wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, keep-alive, on ${cpus().length} × ${cpu}, node ${process.version}`);
+    console.log(`wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, keep-alive, median of ${ROUNDS} interleaved rounds, on ${cpus().length} × ${cpu}, node ${process.version}`);
     console.log('| case | req/s | p50 ms | p99 ms | socket errors | non-2xx | × node:http | × raw floor |');
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const [name, r] of rows) {
