@@ -112,6 +112,13 @@ describe('connection', () => {
     assert.equal(a.out, answered);
   });
 
+  it('answers OPTIONS * with the methods of the server', () => {
+    const a = rawExchange(api, ['OPTIONS * HTTP/1.1\r\nHost: d\r\n\r\n']);
+    assert.match(a.out, /^HTTP\/1\.1 204 No Content\r\nAllow: GET, HEAD, PUT, OPTIONS\r\n/);
+    const b = rawExchange(api, ['GET * HTTP/1.1\r\nHost: d\r\n\r\n']);
+    assert.match(b.out, /^HTTP\/1\.1 404 /);
+  });
+
   it('answers HEAD with the GET headers and no body', () => {
     const a = rawExchange(api, ['HEAD /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: d\r\n\r\n' + GET]);
     const headEnd = a.out.indexOf('\r\n\r\n') + 4;

@@ -52,6 +52,12 @@ export class Api implements RequestHandler {
       if (KNOWN_METHODS.indexOf(req.method) < 0) {
         throw new ApiError(aErrUnimplemented, `method ${req.method} is not implemented`, 501);
       }
+      if (path === '*' && req.method === 'OPTIONS') {
+        // OPTIONS * asks about the server as a whole (RFC 9110 §9.3.7).
+        res.status = 204;
+        res.allow = 'GET, HEAD, PUT, OPTIONS';
+        return;
+      }
       const match = matchPath(path, this.devices);
       if (match instanceof ApiError) {
         this.answerError(match, clock, path, parameters, res);

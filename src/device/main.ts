@@ -5,6 +5,7 @@
 import config from 'mc/config';
 import port from 'hal/device/port';
 import { Api } from '../api/api';
+import { standardTextCodec } from '../util/text';
 import { board } from '../../hal/device/board';
 import { createDeviceModule } from '../../hal/device/module';
 import { packVersion } from '../../hal/device/system';
@@ -40,8 +41,11 @@ const device = createDeviceModule({
   },
 });
 
-const api = new Api([device], { cors: http.cors === true });
+// One UTF-8 codec for the API and every connection (made now, at run time: host functions exist).
+const codec = standardTextCodec();
+const api = new Api([device], { cors: http.cors === true, codec });
 server = new DeviceServer(api, {
+  codec,
   port: device.httpPort(),
   maxConnections: http.connections ?? 4,
   idleTimeoutMs: http.idleTimeoutMs,

@@ -8,11 +8,13 @@ import Time from 'time';
 import Timer from 'timer';
 import { Connection, type RequestHandler } from '../http/connection';
 import { DeviceTransport, type TransportEvents } from './transport';
+import type { TextCodec } from '../util/text';
 
 export interface DeviceServerOptions {
   readonly port: number;
   readonly maxConnections: number;
   readonly idleTimeoutMs?: number;
+  readonly codec: TextCodec;
 }
 
 /** A reset waits at most this long for its answer to leave, then goes ahead. */
@@ -28,6 +30,7 @@ export class DeviceServer implements TransportEvents {
   private readonly handler: RequestHandler;
   private readonly maxConnections: number;
   private readonly idleTimeoutMs: number | undefined;
+  private readonly codec: TextCodec;
   private readonly connections = new Map<DeviceTransport, Connection>();
   /** The transport whose bytes the core is handling now: its answer is the one a reset waits for. */
   private current: DeviceTransport | null = null;
@@ -37,6 +40,7 @@ export class DeviceServer implements TransportEvents {
     this.handler = handler;
     this.maxConnections = options.maxConnections;
     this.idleTimeoutMs = options.idleTimeoutMs;
+    this.codec = options.codec;
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
     this.listener = new Listener({
@@ -92,7 +96,7 @@ export class DeviceServer implements TransportEvents {
         trace(`accept failed: ${(e as Error).message}\n`);
         continue;
       }
-      const c = new Connection(this.handler, t, { now: ticks, idleTimeoutMs: this.idleTimeoutMs });
+      const c = new Connection(this.handler, t, { now: ticks, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec });
       if (this.connections.size >= this.maxConnections) {
         // Not added to the set: it answers, drains and closes on its own.
         c.refuse(503, `server busy: ${this.maxConnections} connections already open`);
