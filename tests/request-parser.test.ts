@@ -127,6 +127,8 @@ describe('request parser', () => {
     expectStatus('PUT / HTTP/1.1\r\nHost: d\r\nContent-Length: 4097\r\n\r\n', 413);
     expectStatus('PUT / HTTP/1.1\r\nHost: d\r\nContent-Length: 99999999999999\r\n\r\n', 413);
     expectStatus('PUT / HTTP/1.1\r\nHost: d\r\nTransfer-Encoding: chunked\r\n\r\n1001\r\n', 413);
+    expectStatus('PUT / HTTP/1.1\r\nHost: d\r\nContent-Length: 99999999999999999999999999\r\n\r\n', 413);
+    assert.equal(parse('PUT / HTTP/1.1\r\nHost: d\r\nContent-Length: 000000000000003\r\n\r\nabc').body, 'abc');
     const ok = parse('PUT / HTTP/1.1\r\nHost: d\r\nContent-Length: 4096\r\n\r\n' + 'x'.repeat(4096));
     assert.equal(ok.complete, true);
     assert.equal(ok.body.length, 4096);

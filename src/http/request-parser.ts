@@ -269,12 +269,14 @@ export class RequestParser implements HttpRequest {
       const nameLength = c - p;
       if (nameLength === 14 && equalsLower(head, p, c, 'content-length')) {
         if (contentLength >= 0) return this.fail(400, 'more than one Content-Length');
-        if (vs === ve || ve - vs > 10) return this.fail(ve - vs > 10 && this.allDigits(vs, ve) ? 413 : 400, 'malformed Content-Length');
+        if (vs === ve) return this.fail(400, 'malformed Content-Length');
+        // 1*DIGIT; leading zeros allowed. Past 12 significant digits it is far over the body limit
+        // anyway: kept at a bound so the number stays exact.
         let n = 0;
         for (let k = vs; k < ve; k++) {
           const d = head[k] - 48;
           if (d < 0 || d > 9) return this.fail(400, 'malformed Content-Length');
-          n = n * 10 + d;
+          if (n < 1e12) n = n * 10 + d;
         }
         contentLength = n;
       } else if (nameLength === 17 && equalsLower(head, p, c, 'transfer-encoding')) {
@@ -309,11 +311,6 @@ export class RequestParser implements HttpRequest {
       this.state = COMPLETE;
     }
     this.expectContinue = expectContinue && this.state !== COMPLETE && this.versionMinor === 1;
-  }
-
-  private allDigits(s: number, e: number): boolean {
-    for (let k = s; k < e; k++) if (this.head[k] < 48 || this.head[k] > 57) return false;
-    return true;
   }
 
   /** 0 when the Transfer-Encoding value is exactly `chunked` (once), else the status to answer. */
