@@ -46,7 +46,7 @@ export class SimContext {
     this.bootTime = wallNow();
   }
 
-  /** Wall time in ms (the injected time source): drives every simulated process. */
+  /** Wall time in ms (the injected time source): drives everything the simulation does over time. */
   wall(): number {
     // During a pass of the advance hooks time stands still at the pass's instant: one reading of
     // the time source instead of one per model function the hooks call.

@@ -48,6 +48,19 @@ export const INTERNAL_STORE: StoreSpec = {
   name: 'internal', slots: [1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024], persistent: true,
 };
 
+/** What a modelled module has none of unless its profile says otherwise: spread first, then override. */
+export const BARE_MODULE = {
+  moduleHardwareOffset: 0,
+  rails: [],
+  portDevices: [],
+  muxChannels: 0,
+  equalizerChannels: 0,
+  padSize: 1024,
+  pdPartners: [],
+  digitalInputs: 0,
+  uartProtocols: 0,
+} as const satisfies Partial<SimProfile>;
+
 export type Capabilities = { readonly [E in EntityName]?: 'none' | readonly EntityOps[E][] };
 
 export interface SimProfile {

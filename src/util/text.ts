@@ -2,7 +2,8 @@
 // API cores when they are made (never a module-level variable: a preloaded module is frozen, and
 // host functions such as TextEncoder do not exist yet at preload time). XS offers TextEncoder and
 // TextDecoder (xsnap; Moddable's text/encoder and text/decoder modules) and the XS-only
-// ArrayBuffer.fromString / String.fromArrayBuffer; Node offers TextEncoder/TextDecoder and Buffer.
+// ArrayBuffer.fromString / String.fromArrayBuffer; Node offers TextEncoder/TextDecoder (host-sim/
+// hands in a faster codec of its own).
 
 export interface TextCodec {
   /** UTF-8 bytes of a string. */

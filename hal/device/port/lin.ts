@@ -2,7 +2,7 @@
 // soft reset (saved settings back, unsaved dropped); the MAC is the locally administered one configured
 // in the manifest (config.lin.mac), so the serial number derived from it is stable.
 
-import Net from 'net';
+import Net from 'net'; // Moddable's network-status module (the manifest's modules), not Node's
 import config from 'mc/config';
 import type { PortApi } from './api';
 

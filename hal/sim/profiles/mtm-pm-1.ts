@@ -4,9 +4,10 @@
 // power and resistance setpoints and Kelvin sensing of an electronic load are unsupported (501).
 // Values are modelled, not copied from a datasheet.
 
-import { INTERNAL_STORE, type SimProfile } from '../profile';
+import { BARE_MODULE, INTERNAL_STORE, type SimProfile } from '../profile';
 
 export const MTM_PM_1: SimProfile = {
+  ...BARE_MODULE,
   name: 'mtm-pm-1',
   model: 14,
   counts: {
@@ -17,18 +18,11 @@ export const MTM_PM_1: SimProfile = {
     i2c: 'none',
   },
   moduleBaseAddress: 4, // MTM modules: base 4 plus the offset the backplane slot straps
-  moduleHardwareOffset: 0,
   // A 10 ohm load on the output at power-up: 0.5 A once enabled at the default 5 V.
   rails: [{ maxVoltage: 5_000_000, maxCurrent: 1_000_000, maxPower: 5_000, switchable: true, loadMilliohm: 10_000 }],
-  portDevices: [],
-  muxChannels: 0,
-  equalizerChannels: 0,
-  padSize: 1024,
   stores: [
     INTERNAL_STORE,
     { name: 'RAM', slots: [4096], persistent: false },
   ],
-  pdPartners: [],
   digitalInputs: 0b01,
-  uartProtocols: 0,
 };

@@ -3,7 +3,7 @@
 // I/O pins. Type-A ports have no CC, VCONN or SBU lines and a fixed 5 V Vbus, so those operations are in
 // the capability table as unsupported (501). Values are modelled, not copied from a datasheet.
 
-import { INTERNAL_STORE, type PortDevice, type SimProfile } from '../profile';
+import { BARE_MODULE, INTERNAL_STORE, type PortDevice, type SimProfile } from '../profile';
 
 // Devices on Type-A ports: no e-marked cable, so no VCONN draw.
 const DRIVE: PortDevice = { loadMicroamp: 320_000, speed: 'super', vconnMicroamp: 0 };
@@ -26,6 +26,7 @@ const TYPE_C_USB_OPS = [
 ] as const;
 
 export const USBHUB3P: SimProfile = {
+  ...BARE_MODULE,
   name: 'usbhub3p',
   model: 19,
   counts: {
@@ -33,17 +34,9 @@ export const USBHUB3P: SimProfile = {
   },
   unsupported: { port: TYPE_C_PORT_OPS, usb: TYPE_C_USB_OPS },
   moduleBaseAddress: 6,
-  moduleHardwareOffset: 0,
-  rails: [],
   portDevices: [DRIVE, KEY, PHONE, null, WEBCAM, null, null, null],
-  muxChannels: 0,
-  equalizerChannels: 0,
-  padSize: 1024,
   stores: [
     INTERNAL_STORE,
     { name: 'RAM', slots: [16384], persistent: false },
   ],
-  pdPartners: [],
-  digitalInputs: 0,
-  uartProtocols: 0,
 };

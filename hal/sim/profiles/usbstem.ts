@@ -3,9 +3,10 @@
 // DECISIONS.md), and internal, RAM and SD-card stores. No USB ports, rails or temperature sensor.
 // Values are modelled, not copied from a datasheet.
 
-import { INTERNAL_STORE, type SimProfile } from '../profile';
+import { BARE_MODULE, INTERNAL_STORE, type SimProfile } from '../profile';
 
 export const USBSTEM: SimProfile = {
+  ...BARE_MODULE,
   name: 'usbstem',
   model: 4,
   counts: {
@@ -13,19 +14,12 @@ export const USBSTEM: SimProfile = {
   },
   unsupported: { i2c: 'none' },
   moduleBaseAddress: 2,
-  moduleHardwareOffset: 0,
-  rails: [],
-  portDevices: [],
-  muxChannels: 0,
-  equalizerChannels: 0,
-  padSize: 1024,
   stores: [
     INTERNAL_STORE,
     { name: 'RAM', slots: [16384], persistent: false },
     // An SD card keeps its contents through resets and power cycles.
     { name: 'SD', slots: [4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096], persistent: true },
   ],
-  pdPartners: [],
   digitalInputs: 0x0a55,
   uartProtocols: 0b1000101, // 0 undefined, 2 BrainStem, 6 loopback
 };
