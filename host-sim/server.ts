@@ -22,6 +22,8 @@ export interface ServerOptions {
   maxConnections?: number;
   /** Close a keep-alive connection idle this long (ms). */
   idleTimeoutMs?: number;
+  /** How long a closing socket may wait for its peer to take the last answer (ms); default 5000. */
+  lingerMs?: number;
 }
 
 export interface RunningServer {
@@ -38,6 +40,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const api = new Api(options.devices, { cors: options.cors, codec: nodeTextCodec });
   const maxConnections = options.maxConnections ?? 256;
   const idleTimeoutMs = options.idleTimeoutMs ?? 60000;
+  const lingerMs = options.lingerMs ?? 5000;
   const connections = new Set<Connection>();
   const sockets = new Set<net.Socket>();
 
@@ -51,6 +54,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       },
       close(): void {
         socket.end();
+        // Nothing more is read; a peer that never takes its last answer must not hold a connection
+        // slot for ever.
+        socket.pause();
+        socket.setTimeout(lingerMs, () => socket.destroy());
       },
     };
     const connection = new Connection(api, transport, { idleTimeoutMs, codec: nodeTextCodec });

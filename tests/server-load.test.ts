@@ -46,6 +46,25 @@ describe('host-sim server under load', function () {
     assert.ok(flat.every((s) => s === 200), 'all 200');
   });
 
+  it('drops a closed connection whose client never takes its last answer', async () => {
+    const lingering = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({})], lingerMs: 300, maxConnections: 2 });
+    try {
+      const held: net.Socket[] = [];
+      for (let i = 0; i < 2; i++) {
+        const s = net.connect(lingering.port, '127.0.0.1');
+        await new Promise((r) => s.once('connect', r));
+        s.pause(); // never reads
+        s.write('BAD REQUEST\r\n\r\n' + 'x'.repeat(100000)); // answered 400 and closed by the server
+        held.push(s);
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(lingering.stats().connections, 0, 'both slots freed');
+      for (const s of held) s.destroy();
+    } finally {
+      await lingering.close();
+    }
+  });
+
   it('stops reading from a client that never reads its answers: queued bytes stay bounded', async () => {
     const socket = net.connect(server.port, '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));

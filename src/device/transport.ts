@@ -3,15 +3,19 @@
 // once and the request parser copies what it keeps, so no connection holds on to it. Writes honour the
 // socket's writable count (a write beyond it throws "would block"): the rest waits in a queue drained by
 // onWritable; while that queue is over QUEUE_MAX the socket is not read, which bounds it (answers are only
-// made from requests). close() waits for the queue to drain so a last answer is not cut off.
+// made from requests). close() waits for the queue to drain so a last answer is not cut off, but no
+// longer than LINGER_MS: a peer that never reads must not keep one of the few connection slots.
 
 import TCP from 'embedded:io/socket/tcp';
+import Timer from 'timer';
 import type { Transport } from '../http/connection';
 
 /** One TCP segment's worth: reads larger than this are taken in several steps. */
 export const READ_CHUNK = 1460;
 /** Queued answer bytes beyond which the connection stops reading requests. */
 export const QUEUE_MAX = 8192;
+/** How long a closing socket may wait for its peer to take the last answer. */
+export const LINGER_MS = 5000;
 
 const readBuffer = new Uint8Array(READ_CHUNK);
 
@@ -36,6 +40,7 @@ export class DeviceTransport implements Transport {
   private closing = false;
   private done = false;
   private flushed: (() => void) | null = null;
+  private linger: Timer | undefined;
 
   constructor(socket: TCP, events: TransportEvents) {
     this.events = events;
@@ -59,6 +64,7 @@ export class DeviceTransport implements Transport {
     if (this.done || this.closing) return;
     this.closing = true;
     if (!this.queue.length) this.finish();
+    else this.linger = Timer.set(() => { this.linger = undefined; this.finish(); }, LINGER_MS);
   }
 
   /** Run `then` once everything written so far has left (for the reset after its answer). */
@@ -141,6 +147,8 @@ export class DeviceTransport implements Transport {
   private finish(): void {
     if (this.done) return;
     this.done = true;
+    if (this.linger !== undefined) Timer.clear(this.linger);
+    this.linger = undefined;
     this.queue.length = 0;
     this.queued = 0;
     try { this.tcp.close(); } catch { /* already closed by the peer */ }
