@@ -36,7 +36,7 @@ const device = createDeviceModule({
   serial: configNumber(config.serial),
   httpPort: http.port ?? 80,
   onReset: (restart) => {
-    if (server) server.restartAfterFlush(restart);
+    if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); });
     else restart();
   },
 });
@@ -51,3 +51,20 @@ server = new DeviceServer(api, {
   idleTimeoutMs: http.idleTimeoutMs,
 });
 trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(16)}\n`);
+
+/**
+ * After a soft reset (a platform with no chip restart, such as lin) the saved REST port may have
+ * changed (ethernet/0/interfaceport/0): listen there, as a restarted module would. A real restart
+ * never gets here.
+ */
+function listenOnSavedPort(): void {
+  if (!server || server.port === device.httpPort()) return;
+  server.close();
+  server = new DeviceServer(api, {
+    codec,
+    port: device.httpPort(),
+    maxConnections: http.connections ?? 4,
+    idleTimeoutMs: http.idleTimeoutMs,
+  });
+  trace(`REST API moved to port ${server.port}\n`);
+}

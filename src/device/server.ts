@@ -35,6 +35,7 @@ export class DeviceServer implements TransportEvents {
   /** The transport whose bytes the core is handling now: its answer is the one a reset waits for. */
   private current: DeviceTransport | null = null;
   private readonly listener: Listener;
+  private readonly timer: Timer;
 
   constructor(handler: RequestHandler, options: DeviceServerOptions) {
     this.handler = handler;
@@ -48,7 +49,16 @@ export class DeviceServer implements TransportEvents {
       onReadable(requests: number) { self.accept(this, requests); },
     });
     this.port = options.port;
-    Timer.repeat(() => this.tick(), 1000);
+    this.timer = Timer.repeat(() => this.tick(), 1000);
+  }
+
+  /** Stop listening and drop every connection (a soft reset moving the REST port). */
+  close(): void {
+    Timer.clear(this.timer);
+    // ECMA-419 §9 gives every IO class close(); the SDK's typings leave it out for Listener.
+    (this.listener as unknown as { close(): void }).close();
+    this.connections.forEach((c) => { c.end(); });
+    this.connections.clear();
   }
 
   /** Run `restart` once the answer now being sent has left its socket. */
