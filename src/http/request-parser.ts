@@ -7,6 +7,7 @@
 import { BODY_MAX, CHUNK_EXT_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
 import type { HttpRequest } from './request';
 import { ascii } from '../util/text';
+import { equalsLower, hasToken, hexValue, isHostChar, isTchar } from './syntax';
 
 const CR = 13;
 const LF = 10;
@@ -29,60 +30,6 @@ const TRAILER_LF = 10;
 const TRAILER_END_LF = 11;
 const COMPLETE = 12;
 const FAILED = 13;
-
-/** tchar of RFC 9110 §5.6.2, as a 128-entry table (1 = allowed). */
-const TCHAR = new Uint8Array(128);
-(function fillTchar() {
-  const extra = "!#$%&'*+-.^_`|~";
-  for (let c = 48; c <= 57; c++) TCHAR[c] = 1;
-  for (let c = 65; c <= 90; c++) TCHAR[c] = 1;
-  for (let c = 97; c <= 122; c++) TCHAR[c] = 1;
-  for (let i = 0; i < extra.length; i++) TCHAR[extra.charCodeAt(i)] = 1;
-})();
-
-function isTchar(b: number): boolean {
-  return b < 128 && TCHAR[b] === 1;
-}
-
-function hexValue(b: number): number {
-  if (b >= 48 && b <= 57) return b - 48;
-  if (b >= 65 && b <= 70) return b - 55;
-  if (b >= 97 && b <= 102) return b - 87;
-  return -1;
-}
-
-/** Does buf[start, end) equal `lower` ignoring ASCII case? `lower` is lower-case ASCII. */
-function equalsLower(buf: Uint8Array, start: number, end: number, lower: string): boolean {
-  if (end - start !== lower.length) return false;
-  for (let i = 0; i < lower.length; i++) {
-    let b = buf[start + i];
-    if (b >= 65 && b <= 90) b += 32;
-    if (b !== lower.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-/** Is `lower` one of the comma-separated tokens of buf[start, end) (ASCII case ignored)? */
-function hasToken(buf: Uint8Array, start: number, end: number, lower: string): boolean {
-  let i = start;
-  while (i < end) {
-    while (i < end && (buf[i] === SP || buf[i] === HT || buf[i] === 44)) i++;
-    const s = i;
-    while (i < end && buf[i] !== 44) i++;
-    let e = i;
-    while (e > s && (buf[e - 1] === SP || buf[e - 1] === HT)) e--;
-    if (equalsLower(buf, s, e, lower)) return true;
-  }
-  return false;
-}
-
-/** Host field value: reg-name / IP-literal characters and a port, nothing else (RFC 3986). */
-function isHostChar(b: number): boolean {
-  if ((b >= 48 && b <= 58) || (b >= 65 && b <= 91) || b === 93 || (b >= 97 && b <= 122)) return true;
-  // - . _ ~ ! $ & ' ( ) * + , ; = %
-  return b === 45 || b === 46 || b === 95 || b === 126 || b === 33 || b === 36 || (b >= 38 && b <= 44) ||
-    b === 59 || b === 61 || b === 37;
-}
 
 export class RequestParser implements HttpRequest {
   // Request, valid once the head is parsed.
