@@ -20,7 +20,7 @@ export interface ServerOptions {
   cors?: boolean;
   /** Most connections served at once; more are answered 503 and closed. */
   maxConnections?: number;
-  /** Close a keep-alive connection idle this long (ms). */
+  /** Close a keep-alive connection idle this long (ms); default the core's 30 s. */
   idleTimeoutMs?: number;
   /** How long a closing socket may wait for its peer to take the last answer (ms); default 5000. */
   lingerMs?: number;
@@ -39,7 +39,6 @@ export interface RunningServer {
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const api = new Api(options.devices, { cors: options.cors, codec: nodeTextCodec });
   const maxConnections = options.maxConnections ?? 256;
-  const idleTimeoutMs = options.idleTimeoutMs ?? 60000;
   const lingerMs = options.lingerMs ?? 5000;
   const connections = new Set<Connection>();
   const sockets = new Set<net.Socket>();
@@ -60,7 +59,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         socket.setTimeout(lingerMs, () => socket.destroy());
       },
     };
-    const connection = new Connection(api, transport, { idleTimeoutMs, codec: nodeTextCodec });
+    const connection = new Connection(api, transport, { idleTimeoutMs: options.idleTimeoutMs, codec: nodeTextCodec });
     if (connections.size >= maxConnections) {
       connection.refuse(503, `server busy: ${maxConnections} connections already open`);
       return;
