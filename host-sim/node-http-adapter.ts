@@ -26,6 +26,12 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
           method: req.method ?? 'GET',
           target,
           versionMinor: req.httpVersionMinor === 0 ? 0 : 1,
+          host: header(req.headers.host),
+          origin: header(req.headers.origin),
+          secFetchSite: header(req.headers['sec-fetch-site']),
+          authorization: header(req.headers.authorization),
+          acceptEncoding: header(req.headers['accept-encoding']),
+          ifNoneMatch: header(req.headers['if-none-match']),
           body: () => body,
         }, out);
       }
@@ -44,4 +50,9 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
       api.afterResponse();
     });
   };
+}
+
+/** A request header as the core sees it: one string, '' when absent. */
+function header(v: string | string[] | undefined): string {
+  return v === undefined ? '' : Array.isArray(v) ? v.join(', ') : v;
 }

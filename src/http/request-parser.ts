@@ -39,6 +39,12 @@ export class RequestParser implements HttpRequest {
   keepAlive = true;
   /** The client sent `Expect: 100-continue` and a body is still to come. */
   expectContinue = false;
+  host = '';
+  origin = '';
+  secFetchSite = '';
+  authorization = '';
+  acceptEncoding = '';
+  ifNoneMatch = '';
 
   // Failure, valid in state FAILED.
   errorStatus = 0;
@@ -67,6 +73,12 @@ export class RequestParser implements HttpRequest {
     this.versionMinor = 1;
     this.keepAlive = true;
     this.expectContinue = false;
+    this.host = '';
+    this.origin = '';
+    this.secFetchSite = '';
+    this.authorization = '';
+    this.acceptEncoding = '';
+    this.ifNoneMatch = '';
     this.errorStatus = 0;
     this.errorMessage = '';
     this.headLength = 0;
@@ -234,10 +246,21 @@ export class RequestParser implements HttpRequest {
       } else if (nameLength === 4 && equalsLower(head, p, c, 'host')) {
         if (++hosts > 1) return this.fail(400, 'more than one Host');
         for (let k = vs; k < ve; k++) if (!isHostChar(head[k])) return this.fail(400, 'malformed Host');
+        this.host = ascii(head, vs, ve);
       } else if (nameLength === 10 && equalsLower(head, p, c, 'connection')) {
         if (hasToken(head, vs, ve, 'close')) connectionClose = true;
       } else if (nameLength === 6 && equalsLower(head, p, c, 'expect')) {
         if (equalsLower(head, vs, ve, '100-continue')) expectContinue = true;
+      } else if (nameLength === 6 && equalsLower(head, p, c, 'origin')) {
+        this.origin = ascii(head, vs, ve);
+      } else if (nameLength === 14 && equalsLower(head, p, c, 'sec-fetch-site')) {
+        this.secFetchSite = ascii(head, vs, ve);
+      } else if (nameLength === 13 && equalsLower(head, p, c, 'authorization')) {
+        this.authorization = ascii(head, vs, ve);
+      } else if (nameLength === 15 && equalsLower(head, p, c, 'accept-encoding')) {
+        this.acceptEncoding = ascii(head, vs, ve);
+      } else if (nameLength === 13 && equalsLower(head, p, c, 'if-none-match')) {
+        this.ifNoneMatch = ascii(head, vs, ve);
       }
       p = next;
     }

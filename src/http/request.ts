@@ -8,6 +8,17 @@ export interface HttpRequest {
   readonly target: string;
   /** 0 for HTTP/1.0, 1 for HTTP/1.1. */
   readonly versionMinor: number;
+  /**
+   * The few header values the server acts on ('' when absent), as sent, surrounding white space
+   * removed: access control (Host, Origin, Sec-Fetch-Site, Authorization) and resources served
+   * compressed or revalidated (Accept-Encoding, If-None-Match).
+   */
+  readonly host: string;
+  readonly origin: string;
+  readonly secFetchSite: string;
+  readonly authorization: string;
+  readonly acceptEncoding: string;
+  readonly ifNoneMatch: string;
   /** The body, de-chunked: a view valid until the next request on the connection. */
   body(): Uint8Array;
 }
