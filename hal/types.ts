@@ -30,6 +30,19 @@ export type OpsOf<E extends EntityName> = EntityOps[E] | (E extends keyof Extens
  */
 export type HalValue = number | boolean | readonly number[] | Uint8Array | string;
 
+/**
+ * What this module accepts for an operation beyond the route table's type and range columns
+ * (DECISIONS.md §Self-description): published in the device description and enforced by the HAL
+ * from the same data. `readOnly`: the module cannot set it (PUT answers 501, `put` is not published).
+ * `min`/`max` are integers (for L32 they bound each entry); `values` lists the accepted integers.
+ */
+export interface OpLimits {
+  readonly readOnly?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+  readonly values?: readonly number[];
+}
+
 export interface EntityHal<Op extends string = string> {
   /** Instances of this entity on the module (valid indexes are 0..count-1). */
   readonly count: number;
@@ -40,6 +53,8 @@ export interface EntityHal<Op extends string = string> {
    * ({channel}, {slot}); parameters with a fixed range are checked by the API core.
    */
   limit(index: number, param: string): number;
+  /** What the module accepts for `op` beyond the route table (null: nothing narrower). */
+  limits?(op: Op): OpLimits | null;
   /** Read (GET). `params` are the extra path parameters, already range-checked. */
   get(index: number, op: Op, params: readonly number[]): HalValue;
   /** Set (PUT). `value` is decoded and range-checked against the route's type and range. */

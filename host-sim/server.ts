@@ -59,7 +59,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         socket.setTimeout(lingerMs, () => socket.destroy());
       },
     };
-    const connection = new Connection(api, transport, { idleTimeoutMs: options.idleTimeoutMs, codec: nodeTextCodec });
+    const connection = new Connection(api, transport, {
+      idleTimeoutMs: options.idleTimeoutMs, codec: nodeTextCodec, peer: socket.remoteAddress ?? '',
+    });
     if (connections.size >= maxConnections) {
       connection.refuse(503, `server busy: ${maxConnections} connections already open`);
       return;

@@ -23,6 +23,8 @@ export interface ConnectionOptions {
   idleTimeoutMs?: number;
   /** UTF-8 codec for the answers; default the engine's own (share one across connections). */
   codec?: TextCodec;
+  /** The client's address (HttpRequest.peer), for per-client limits. */
+  peer?: string;
 }
 
 export class Connection {
@@ -45,6 +47,7 @@ export class Connection {
     this.idleTimeoutMs = options?.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
     this.codec = options?.codec ?? standardTextCodec();
     this.lastActivity = this.now();
+    this.parser.peer = options?.peer ?? '';
   }
 
   /** Feed any split of the incoming byte stream. */

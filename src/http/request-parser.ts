@@ -45,6 +45,8 @@ export class RequestParser implements HttpRequest {
   authorization = '';
   acceptEncoding = '';
   ifNoneMatch = '';
+  /** Set once per connection by its owner (the transport's peer address); kept across requests. */
+  peer = '';
 
   // Failure, valid in state FAILED.
   errorStatus = 0;
