@@ -1,6 +1,7 @@
 // `make sim`: the desktop simulator. Serves the API for simulated modules on 127.0.0.1:9005.
 //   node build/host-sim/main.js [--port 9005] [--host 127.0.0.1] [--serial 0x1234ABCD] [--profile NAME]...
-//     [--devices N] [--state-file PATH | --no-state] [--cors] [--max-connections 256]
+//     [--devices N] [--state-file PATH | --no-state] [--cors ORIGIN,...] [--allow-host NAME]...
+//     [--token TOKEN [--token-reads]] [--max-connections 256]
 // Options are parsed in options.ts, modules and their saved state built in devices.ts.
 
 import { startServer } from './server';
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   const { host, port } = config;
   const built = buildDevices(config.devices, config.state);
   const running = await startServer({
-    port, host, devices: built.map((d) => d.module), cors: config.cors, maxConnections: config.maxConnections,
+    port, host, devices: built.map((d) => d.module), access: config.access, maxConnections: config.maxConnections,
   }).catch((e: Error) => fail(`cannot listen on ${host}:${port}: ${e.message}`));
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${running.port}`;
   if (built.length === 1) {
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
     const m = d.module;
     console.log(`  ${serialText(m.serialNumber)} ${m.profile.name} (model ${m.profile.model}), saved settings: ${d.stateLocation}`);
   }
+  const a = config.access;
+  console.log(`access: ${a.token ? `token required for writes${a.tokenReads ? ' and reads' : ''}` : 'no token'}; ` +
+    `CORS origins: ${a.cors?.length ? a.cors.join(', ') : 'none'}; extra hosts: ${a.allowHosts?.length ? a.allowHosts.join(', ') : 'none'}`);
   const first = serialText(built[0].module.serialNumber);
   console.log(`try: curl ${base}/api/v1/device/${built.length === 1 ? '' : first + '/'}system/0/serialnumber`);
   const stop = (): void => {

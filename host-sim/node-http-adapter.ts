@@ -32,6 +32,7 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
           authorization: header(req.headers.authorization),
           acceptEncoding: header(req.headers['accept-encoding']),
           ifNoneMatch: header(req.headers['if-none-match']),
+          accessControlRequestMethod: header(req.headers['access-control-request-method']),
           peer: req.socket?.remoteAddress ?? '',
           body: () => body,
         }, out);

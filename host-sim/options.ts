@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findProfile, PROFILES, type SimProfile } from '../hal/sim/index';
 import { parseSerial } from '../src/api/path-match';
+import type { AccessOptions } from '../src/api/access';
 
 export const DEFAULT_SERIAL = 0x1234abcd;
 export const MAX_DEVICES = 64;
@@ -22,7 +23,12 @@ export const USAGE = `usage: node build/host-sim/main.js [options]
                         (default: one file per module, <config>/device-rest-sim/state-<SERIAL>.json,
                         <config> = $XDG_CONFIG_HOME or ~/.config)
   --no-state            keep saved settings in memory only: every start is a factory-fresh module
-  --cors                answer CORS preflights, allow any origin
+  --allow-host NAME     also accept requests whose Host is NAME (repeatable); always accepted:
+                        IP literals, localhost and the modules' hostnames (DNS-rebinding check)
+  --cors ORIGIN[,...]   allow these origins (e.g. http://lab.example:8000) to read answers and to
+                        PUT from a browser; '*' allows every origin (default: CORS off)
+  --token TOKEN         require 'Authorization: Bearer TOKEN' for PUTs and actions
+  --token-reads         require the token for reads (GET, HEAD) too
   --max-connections N   connections served at once (default 256)
   --help                this text`;
 
@@ -42,7 +48,7 @@ export interface SimConfig {
   help: boolean;
   port: number;
   host: string;
-  cors: boolean;
+  access: AccessOptions;
   maxConnections: number;
   devices: DevicePlan[];
   state: StatePlan;
@@ -87,7 +93,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
         devices: { type: 'string' },
         'state-file': { type: 'string' },
         'no-state': { type: 'boolean' },
-        cors: { type: 'boolean' },
+        cors: { type: 'string', multiple: true },
+        'allow-host': { type: 'string', multiple: true },
+        token: { type: 'string' },
+        'token-reads': { type: 'boolean' },
         'max-connections': { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -134,9 +143,28 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     help: values.help === true,
     port: intOption(values.port, 'port', 9005, 0, 65535),
     host: values.host ?? '127.0.0.1',
-    cors: values.cors === true,
+    access: accessOptions(values.cors, values['allow-host'], values.token, values['token-reads'] === true),
     maxConnections: intOption(values['max-connections'], 'max-connections', 256, 1, 100000),
     devices,
     state,
   };
+}
+
+/** Checks the access-control options: origins are scheme://host[:port], names and the token printable. */
+function accessOptions(cors: string[] | undefined, hosts: string[] | undefined, token: string | undefined,
+  tokenReads: boolean): AccessOptions {
+  const origins = (cors ?? []).flatMap((list) => list.split(',')).map((o) => o.trim()).filter((o) => o !== '');
+  for (const o of origins) {
+    if (o !== '*' && !/^https?:\/\/[^/\s]+\/?$/i.test(o)) {
+      throw new UsageError(`--cors takes origins like http://host:port (or *), got '${o}'`);
+    }
+  }
+  for (const h of hosts ?? []) {
+    if (!/^[A-Za-z0-9.-]+$/.test(h)) throw new UsageError(`--allow-host takes a host name, got '${h}'`);
+  }
+  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token)) {
+    throw new UsageError('--token must be printable ASCII without spaces');
+  }
+  if (tokenReads && token === undefined) throw new UsageError('--token-reads needs --token');
+  return { cors: origins, allowHosts: hosts ?? [], token: token ?? '', tokenReads };
 }

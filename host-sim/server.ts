@@ -4,6 +4,7 @@
 import * as net from 'node:net';
 import { Connection } from '../src/http/connection';
 import { Api } from '../src/api/api';
+import type { AccessOptions } from '../src/api/access';
 import type { ModuleHal } from '../hal/types';
 import type { TextCodec } from '../src/util/text';
 
@@ -17,7 +18,8 @@ export interface ServerOptions {
   port: number;
   host: string;
   devices: ModuleHal[];
-  cors?: boolean;
+  /** Allowed hosts, CORS origins, token (src/api/access.ts). */
+  access?: AccessOptions;
   /** Most connections served at once; more are answered 503 and closed. */
   maxConnections?: number;
   /** Close a keep-alive connection idle this long (ms); default the core's 30 s. */
@@ -37,7 +39,7 @@ export interface RunningServer {
 
 /** Start serving; resolves once listening (port 0 picks a free port). */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
-  const api = new Api(options.devices, { cors: options.cors, codec: nodeTextCodec });
+  const api = new Api(options.devices, { ...options.access, codec: nodeTextCodec });
   const maxConnections = options.maxConnections ?? 256;
   const lingerMs = options.lingerMs ?? 5000;
   const connections = new Set<Connection>();

@@ -226,14 +226,17 @@ describe('API handler', () => {
       assert.equal(a.headers['access-control-allow-origin'], undefined);
     });
 
-    it('adds CORS headers when CORS is on', async () => {
-      const cors = simApi({ cors: true });
-      const a = await call(cors, 'OPTIONS', `${BASE}/system/0/hbinterval`);
+    it('adds CORS headers for an allowed origin when CORS is on', async () => {
+      const cors = simApi({ cors: ['*'] });
+      const origin = { origin: 'http://other.example' };
+      const a = await call(cors, 'OPTIONS', `${BASE}/system/0/hbinterval`, undefined, { ...origin, 'access-control-request-method': 'PUT' });
       assert.equal(a.status, 204);
       assert.equal(a.headers['access-control-allow-origin'], '*');
       assert.equal(a.headers['access-control-allow-methods'], 'GET, HEAD, PUT, OPTIONS');
-      const g = await call(cors, 'GET', `${BASE}/system/0/hbinterval`);
+      const g = await call(cors, 'GET', `${BASE}/system/0/hbinterval`, undefined, origin);
       assert.equal(g.headers['access-control-allow-origin'], '*');
+      const plain = await call(cors, 'GET', `${BASE}/system/0/hbinterval`);
+      assert.equal(plain.headers['access-control-allow-origin'], undefined);
     });
 
     it('runs actions on GET and answers an empty response', async () => {

@@ -3,10 +3,10 @@ import { strict as assert } from 'node:assert';
 import { rawExchange, simApi, splitResponses } from './helpers';
 import type { Api } from '../src/api/api';
 
-const GET = 'GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: d\r\n\r\n';
+const GET = 'GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: localhost\r\n\r\n';
 const put = (v: number): string => {
   const body = `{"value":${v}}`;
-  return `PUT /api/v1/device/system/0/hbinterval HTTP/1.1\r\nHost: d\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  return `PUT /api/v1/device/system/0/hbinterval HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
 };
 
 describe('connection', () => {
@@ -23,7 +23,7 @@ describe('connection', () => {
   });
 
   it('answers 4 pipelined requests sent in one chunk, in order', () => {
-    const { out } = rawExchange(api, [put(11) + GET + 'GET /api/v1/device/system/0/hbinterval HTTP/1.1\r\nHost: d\r\n\r\n' + GET]);
+    const { out } = rawExchange(api, [put(11) + GET + 'GET /api/v1/device/system/0/hbinterval HTTP/1.1\r\nHost: localhost\r\n\r\n' + GET]);
     const r = splitResponses(out);
     assert.deepEqual(r.map((x) => x.status), [200, 200, 200, 200]);
     assert.equal(JSON.parse(r[0].body).response.value, 11);
@@ -42,7 +42,7 @@ describe('connection', () => {
   });
 
   it('closes after the answer on Connection: close and on HTTP/1.0', () => {
-    const a = rawExchange(api, ['GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: d\r\nConnection: close\r\n\r\n' + GET]);
+    const a = rawExchange(api, ['GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n' + GET]);
     assert.equal(a.closed, true);
     assert.equal(splitResponses(a.out).length, 1);
     assert.match(a.out, /Connection: close\r\n/);
@@ -52,7 +52,7 @@ describe('connection', () => {
   });
 
   it('answers a framing error and closes, ignoring what follows', () => {
-    const a = rawExchange(api, ['GET / HTTP/1.1\r\nHost: d\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n' + GET]);
+    const a = rawExchange(api, ['GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n' + GET]);
     assert.equal(a.closed, true);
     const r = splitResponses(a.out);
     assert.equal(r.length, 1);
@@ -62,9 +62,9 @@ describe('connection', () => {
 
   it('maps framing errors to statuses and codes: 413 aErrSize, 505 aErrVersion, 501 aErrUnimplemented', () => {
     const cases: [string, number, string][] = [
-      ['PUT / HTTP/1.1\r\nHost: d\r\nContent-Length: 5000\r\n\r\n', 413, 'aErrSize'],
-      ['GET / HTTP/3.0\r\nHost: d\r\n\r\n', 505, 'aErrVersion'],
-      ['PUT / HTTP/1.1\r\nHost: d\r\nTransfer-Encoding: br\r\n\r\n', 501, 'aErrUnimplemented'],
+      ['PUT / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\n\r\n', 413, 'aErrSize'],
+      ['GET / HTTP/3.0\r\nHost: localhost\r\n\r\n', 505, 'aErrVersion'],
+      ['PUT / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: br\r\n\r\n', 501, 'aErrUnimplemented'],
       [`GET /${'a'.repeat(2000)} HTTP/1.1\r\n`, 414, 'aErrSize'],
     ];
     for (const [text, status, code] of cases) {
@@ -77,7 +77,7 @@ describe('connection', () => {
   });
 
   it('sends 100 Continue before the body when asked', () => {
-    const head = 'PUT /api/v1/device/system/0/hbinterval HTTP/1.1\r\nHost: d\r\nExpect: 100-continue\r\nContent-Length: 12\r\n\r\n';
+    const head = 'PUT /api/v1/device/system/0/hbinterval HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: 12\r\n\r\n';
     const a = rawExchange(api, [head]);
     assert.equal(a.out, 'HTTP/1.1 100 Continue\r\n\r\n');
     a.connection.receive(new TextEncoder().encode('{"value":40}'));
@@ -113,14 +113,14 @@ describe('connection', () => {
   });
 
   it('answers OPTIONS * with the methods of the server', () => {
-    const a = rawExchange(api, ['OPTIONS * HTTP/1.1\r\nHost: d\r\n\r\n']);
+    const a = rawExchange(api, ['OPTIONS * HTTP/1.1\r\nHost: localhost\r\n\r\n']);
     assert.match(a.out, /^HTTP\/1\.1 204 No Content\r\nAllow: GET, HEAD, PUT, OPTIONS\r\n/);
-    const b = rawExchange(api, ['GET * HTTP/1.1\r\nHost: d\r\n\r\n']);
+    const b = rawExchange(api, ['GET * HTTP/1.1\r\nHost: localhost\r\n\r\n']);
     assert.match(b.out, /^HTTP\/1\.1 404 /);
   });
 
   it('answers HEAD with the GET headers and no body', () => {
-    const a = rawExchange(api, ['HEAD /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: d\r\n\r\n' + GET]);
+    const a = rawExchange(api, ['HEAD /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: localhost\r\n\r\n' + GET]);
     const headEnd = a.out.indexOf('\r\n\r\n') + 4;
     const first = a.out.slice(0, headEnd);
     assert.match(first, /Content-Length: \d+/);

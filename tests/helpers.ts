@@ -22,8 +22,8 @@ export function simApi(options?: ApiOptions, devices?: ModuleHal[]): Api {
 }
 
 /** One request through the node:http adapter with node-mocks-http. */
-export function call(api: Api, method: string, url: string, body?: string | object): Promise<Answer> {
-  const req = httpMocks.createRequest({ method: method as httpMocks.RequestMethod, url });
+export function call(api: Api, method: string, url: string, body?: string | object, headers?: Record<string, string>): Promise<Answer> {
+  const req = httpMocks.createRequest({ method: method as httpMocks.RequestMethod, url, headers });
   const res = httpMocks.createResponse({ eventEmitter: require('node:events').EventEmitter });
   return new Promise((resolve) => {
     res.on('end', () => {

@@ -13,7 +13,7 @@ function pathOf(r: Route): string {
 
 function exchange(api: Api, method: string, path: string, body?: unknown): { status: number; head: string; json: any } { // eslint-disable-line @typescript-eslint/no-explicit-any
   const text = body === undefined ? '' : JSON.stringify(body);
-  const req = `${method} ${path} HTTP/1.1\r\nHost: sim\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+  const req = `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
   const [res] = splitResponses(rawExchange(api, [req]).out);
   return { status: res.status, head: res.head, json: JSON.parse(res.body) };
 }

@@ -14,7 +14,7 @@ describe('host-sim server under load', function () {
 
   it('serves 100 concurrent keep-alive connections with no errors and only 200s', async () => {
     const perConnection = 20;
-    const request = 'GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: x\r\n\r\n';
+    const request = 'GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: localhost\r\n\r\n';
     const one = (): Promise<number[]> => new Promise((resolve, reject) => {
       const socket = net.connect(server.port, '127.0.0.1');
       const statuses: number[] = [];
@@ -69,7 +69,7 @@ describe('host-sim server under load', function () {
     const socket = net.connect(server.port, '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.pause(); // never read
-    const chunk = Buffer.from('GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(200));
+    const chunk = Buffer.from('GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: localhost\r\n\r\n'.repeat(200));
     let sent = 0;
     let maxBuffered = 0;
     const deadline = Date.now() + 3000;

@@ -58,7 +58,7 @@ describe('host-sim server (sockets)', () => {
   });
 
   it('answers pipelined requests in order over one socket, and closes on Connection: close', async () => {
-    const req = (p: string, extra = ''): string => `GET /api/v1/device/${p} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`;
+    const req = (p: string, extra = ''): string => `GET /api/v1/device/${p} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
     const { out, closedByServer } = await rawRequest(server.port,
       req('system/0/serialnumber') + req('system/0/hbinterval') + req('nosuch/0/x') + req('system/0/model', 'Connection: close\r\n'));
     const r = splitResponses(out);
@@ -71,7 +71,7 @@ describe('host-sim server (sockets)', () => {
     await new Promise((r) => socket.once('connect', r));
     let out = '';
     socket.on('data', (d) => { out += d.toString(); });
-    const parts = ['PUT /api/v1/device/system/0/hbinterval HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', '4\r\n{"va', '\r\n8\r\nlue":42}\r\n', '0\r\n\r\n'];
+    const parts = ['PUT /api/v1/device/system/0/hbinterval HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n', '4\r\n{"va', '\r\n8\r\nlue":42}\r\n', '0\r\n\r\n'];
     for (const p of parts) {
       socket.write(p);
       await new Promise((r) => setTimeout(r, 20));
@@ -84,7 +84,7 @@ describe('host-sim server (sockets)', () => {
   });
 
   it('answers a malformed request with 400 and closes, and stays healthy for the next client', async () => {
-    const bad = await rawRequest(server.port, 'GET / HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n');
+    const bad = await rawRequest(server.port, 'GET / HTTP/1.1\r\nHost: localhost\r\nBad Header: y\r\n\r\n');
     assert.match(bad.out, /^HTTP\/1\.1 400 Bad Request\r\n/);
     assert.equal(bad.closedByServer, true);
     const agent = new http.Agent({ keepAlive: false });

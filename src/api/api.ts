@@ -15,10 +15,11 @@ import { envelope, errorResponse, TimestampClock } from './envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 import type { EntityHal, ModuleHal } from '../../hal/types';
 import { standardTextCodec, type TextCodec } from '../util/text';
+import { AccessControl, type AccessOptions } from './access';
+import { AnswerHeaders } from './answer-headers';
 
-export interface ApiOptions {
-  /** Answer CORS preflights and add Access-Control-Allow-Origin to every answer. */
-  cors?: boolean;
+/** Access control (allowed hosts, CORS origins, token: src/api/access.ts) and the codec. */
+export interface ApiOptions extends AccessOptions {
   /** UTF-8 codec for bodies and names; default the engine's own. */
   codec?: TextCodec;
 }
@@ -26,11 +27,10 @@ export interface ApiOptions {
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
 const KNOWN_METHODS = ['GET', 'HEAD', 'PUT', 'OPTIONS', 'POST', 'DELETE', 'PATCH', 'TRACE', 'CONNECT'];
 
-const CORS_ORIGIN = 'Access-Control-Allow-Origin: *\r\n';
-
 export class Api implements RequestHandler {
   private readonly devices: readonly ModuleHal[];
-  private readonly cors: boolean;
+  private readonly access: AccessControl;
+  private readonly headers = new AnswerHeaders();
   private readonly codec: TextCodec;
   private readonly clock = new TimestampClock();
   /** The device whose afterResponse runs after the current answer (a pending reset). */
@@ -39,7 +39,7 @@ export class Api implements RequestHandler {
   constructor(devices: readonly ModuleHal[], options?: ApiOptions) {
     if (devices.length === 0) throw new Error('Api needs at least one device');
     this.devices = devices;
-    this.cors = options?.cors === true;
+    this.access = new AccessControl(options);
     this.codec = options?.codec ?? standardTextCodec();
   }
 
@@ -49,6 +49,7 @@ export class Api implements RequestHandler {
     let parameters = '{}';
     let clock: ModuleHal = this.devices[0];
     try {
+      this.access.checkHost(req, this.devices);
       if (KNOWN_METHODS.indexOf(req.method) < 0) {
         throw new ApiError(aErrUnimplemented, `method ${req.method} is not implemented`, 501);
       }
@@ -66,14 +67,14 @@ export class Api implements RequestHandler {
       if (match.device) clock = match.device;
       this.lastDevice = match.device;
       if (match.kind === MATCH_DEVICES || match.kind === MATCH_DEVICE) {
-        this.answerListing(req.method, match, path, res);
+        this.answerListing(req, match, path, res);
         return;
       }
       const allow = allowed(match.forms);
       if (req.method === 'OPTIONS') {
         res.status = 204;
         res.allow = allow;
-        if (this.cors) res.extraHeaders = preflightHeaders(allow);
+        res.extraHeaders = this.access.preflightHeaders(req, allow);
         return;
       }
       const route = pick(match.forms, req.method);
@@ -82,6 +83,7 @@ export class Api implements RequestHandler {
         throw new ApiError(aErrInvalidOption,
           `${req.method} is not allowed on ${match.entity}/${match.op}; allowed: ${allow}`, 405);
       }
+      this.access.authorize(req, req.method === 'PUT' || route.get === 'none', res);
       const hal = match.hal!;
       if (!hal.supports(match.op)) {
         throw new ApiError(aErrUnimplemented, `this module cannot do ${match.entity}/${match.op}`);
@@ -111,7 +113,7 @@ export class Api implements RequestHandler {
     } catch (e) {
       this.answerError(e, clock, path, parameters, res);
     } finally {
-      if (this.cors) res.extraHeaders += CORS_ORIGIN;
+      res.extraHeaders += this.headers.at(clock.now()) + this.access.corsHeaders(req);
     }
   }
 
@@ -120,8 +122,9 @@ export class Api implements RequestHandler {
     const code = status === 408 ? aErrTimeout : status === 505 ? aErrVersion : status === 501 ? aErrUnimplemented
       : status === 413 || status === 414 || status === 431 ? aErrSize : status === 503 ? aErrResource : aErrParse;
     res.status = status;
-    res.body = envelope(this.clock.format(this.devices[0].now()), query < 0 ? target : target.slice(0, query), '{}', errorResponse(code, message));
-    if (this.cors) res.extraHeaders += CORS_ORIGIN;
+    const now = this.devices[0].now();
+    res.body = envelope(this.clock.format(now), query < 0 ? target : target.slice(0, query), '{}', errorResponse(code, message));
+    res.extraHeaders += this.headers.at(now);
   }
 
   afterResponse(): void {
@@ -131,17 +134,19 @@ export class Api implements RequestHandler {
   }
 
   /** GET /api/v1/device (the devices) and GET /api/v1/device/{serial} (what one module has). */
-  private answerListing(method: string, match: PathMatch, path: string, res: HttpResponse): void {
+  private answerListing(req: HttpRequest, match: PathMatch, path: string, res: HttpResponse): void {
+    const method = req.method;
     if (method === 'OPTIONS') {
       res.status = 204;
       res.allow = 'GET, HEAD, OPTIONS';
-      if (this.cors) res.extraHeaders = preflightHeaders(res.allow);
+      res.extraHeaders = this.access.preflightHeaders(req, res.allow);
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') {
       res.allow = 'GET, HEAD, OPTIONS';
       throw new ApiError(aErrInvalidOption, `${method} is not allowed on ${path}; allowed: GET, HEAD, OPTIONS`, 405);
     }
+    this.access.authorize(req, false, res);
     let body: string;
     if (match.kind === MATCH_DEVICES) {
       const list: string[] = [];
@@ -194,11 +199,6 @@ function allowed(forms: readonly Route[]): string {
     if (r.put !== '-') put = true;
   }
   return (get ? 'GET, ' : '') + (head ? 'HEAD, ' : '') + (put ? 'PUT, ' : '') + 'OPTIONS';
-}
-
-function preflightHeaders(allow: string): string {
-  return 'Access-Control-Allow-Methods: ' + allow + '\r\nAccess-Control-Allow-Headers: Content-Type\r\n' +
-    'Access-Control-Max-Age: 600\r\n';
 }
 
 /** Path parameters: decimal integers in the table's range, or below the module's own bound. */

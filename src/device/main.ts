@@ -10,8 +10,11 @@ import { board } from '../../hal/device/board';
 import { createDeviceModule } from '../../hal/device/module';
 import { packVersion } from '../../hal/device/system';
 import { DeviceServer } from './server';
+import Preference from 'preference';
+import Time from 'time';
+import { accessFromConfig, ACCESS_DOMAIN } from '../api/access-config';
 
-interface HttpConfig { port?: number; connections?: number; cors?: boolean; idleTimeoutMs?: number }
+interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
 
 const http = (config.http ?? {}) as HttpConfig;
@@ -43,7 +46,9 @@ const device = createDeviceModule({
 
 // One UTF-8 codec for the API and every connection (made now, at run time: host functions exist).
 const codec = standardTextCodec();
-const api = new Api([device], { cors: http.cors === true, codec });
+// Allowed hosts, CORS origins and token: manifest config.http, mcconfig arguments, saved settings.
+const access = accessFromConfig(config.http ?? {}, config, (key) => Preference.get(ACCESS_DOMAIN, key));
+const api = new Api([device], { ...access, codec, ticks: () => Time.ticks });
 server = new DeviceServer(api, {
   codec,
   port: device.httpPort(),

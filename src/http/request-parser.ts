@@ -45,6 +45,7 @@ export class RequestParser implements HttpRequest {
   authorization = '';
   acceptEncoding = '';
   ifNoneMatch = '';
+  accessControlRequestMethod = '';
   /** Set once per connection by its owner (the transport's peer address); kept across requests. */
   peer = '';
 
@@ -81,6 +82,7 @@ export class RequestParser implements HttpRequest {
     this.authorization = '';
     this.acceptEncoding = '';
     this.ifNoneMatch = '';
+    this.accessControlRequestMethod = '';
     this.errorStatus = 0;
     this.errorMessage = '';
     this.headLength = 0;
@@ -263,6 +265,8 @@ export class RequestParser implements HttpRequest {
         this.acceptEncoding = ascii(head, vs, ve);
       } else if (nameLength === 13 && equalsLower(head, p, c, 'if-none-match')) {
         this.ifNoneMatch = ascii(head, vs, ve);
+      } else if (nameLength === 29 && equalsLower(head, p, c, 'access-control-request-method')) {
+        this.accessControlRequestMethod = ascii(head, vs, ve);
       }
       p = next;
     }

@@ -19,6 +19,8 @@ export interface HttpRequest {
   readonly authorization: string;
   readonly acceptEncoding: string;
   readonly ifNoneMatch: string;
+  /** Access-Control-Request-Method: marks an OPTIONS as a CORS preflight. */
+  readonly accessControlRequestMethod: string;
   /** The client's address as the transport knows it ('' when unknown): per-client limits. */
   readonly peer: string;
   /** The body, de-chunked: a view valid until the next request on the connection. */

@@ -6,7 +6,7 @@ import { utf8Length, type TextCodec } from '../util/text';
 const REASONS: { readonly [status: number]: string } = {
   100: 'Continue', 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
   404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Content Too Large',
-  414: 'URI Too Long', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
+  414: 'URI Too Long', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
   501: 'Not Implemented', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
 };
 

@@ -1,0 +1,159 @@
+// Access control (DECISIONS.md §Access control), shared by the simulator and the module: the Host
+// check against DNS rebinding, cross-site refusal of PUTs and actions, CORS by a list of origins, and
+// an optional bearer token with a lockout after repeated wrong tokens from one address.
+// One AccessControl per Api; its only mutable state is the small fixed lockout table.
+
+import { ApiError, aErrPermission } from './errors';
+import { hostAllowed, sameName } from './host-check';
+import { LockoutTable, LOCKOUT_MS } from './lockout';
+import type { HttpRequest } from '../http/request';
+import type { ModuleHal } from '../../hal/types';
+
+export interface AccessOptions {
+  /** Bearer token required for PUTs and actions ('' or absent: none). Never echoed by any answer. */
+  token?: string;
+  /** Require the token for reads (GET, HEAD) too. */
+  tokenReads?: boolean;
+  /** Host names accepted besides IP literals, `localhost` and the modules' hostnames. */
+  allowHosts?: readonly string[];
+  /** Origins allowed by CORS (`*`: any, only when given explicitly). Empty: CORS off. */
+  cors?: readonly string[];
+  /** Monotonic milliseconds for the lockout (default Date.now; Time.ticks on the module). */
+  ticks?: () => number;
+}
+
+const BEARER = 'bearer ';
+const CHALLENGE = 'WWW-Authenticate: Bearer\r\n';
+const CHALLENGE_INVALID = 'WWW-Authenticate: Bearer error="invalid_token"\r\n';
+const PREFLIGHT = '\r\nAccess-Control-Allow-Headers: Authorization, Content-Type\r\nAccess-Control-Max-Age: 600\r\n';
+
+/**
+ * `given[start..]` equals `secret`, in a time that depends only on the secret's length: every
+ * character is compared, the lengths are folded into the same accumulator, nothing exits early.
+ */
+export function constantTimeEquals(given: string, start: number, secret: string): boolean {
+  let diff = (given.length - start) ^ secret.length;
+  for (let i = 0; i < secret.length; i++) {
+    // Past the end charCodeAt is NaN, and NaN | 0 is 0: no branch on the attacker's length.
+    diff |= secret.charCodeAt(i) ^ (given.charCodeAt(start + i) | 0);
+  }
+  return diff === 0;
+}
+
+function lowerAll(list: readonly string[] | undefined): readonly string[] {
+  const out: string[] = [];
+  if (!list) return Object.freeze(out);
+  for (const s of list) {
+    let end = s.length;
+    while (end > 0 && s.charCodeAt(end - 1) === 47) end--; // `http://a.example/` is the origin http://a.example
+    if (end > 0) out.push(s.slice(0, end).toLowerCase());
+  }
+  return Object.freeze(out);
+}
+
+export class AccessControl {
+  private readonly token: string;
+  private readonly tokenReads: boolean;
+  private readonly hosts: readonly string[];
+  private readonly origins: readonly string[];
+  private readonly anyOrigin: boolean;
+  private readonly ticks: () => number;
+  private readonly lockout = new LockoutTable();
+
+  constructor(options?: AccessOptions) {
+    this.token = options?.token ?? '';
+    this.tokenReads = options?.tokenReads === true && this.token !== '';
+    this.hosts = lowerAll(options?.allowHosts);
+    this.origins = lowerAll(options?.cors);
+    this.anyOrigin = this.origins.indexOf('*') >= 0;
+    this.ticks = options?.ticks ?? Date.now;
+  }
+
+  /** 403 unless the Host names this server (checked before anything is executed). */
+  checkHost(req: HttpRequest, devices: readonly ModuleHal[]): void {
+    if (!hostAllowed(req.host, this.hosts, devices)) {
+      throw new ApiError(aErrPermission, `Host '${req.host}' does not name this server; an operator can allow it`);
+    }
+  }
+
+  /**
+   * Before a request runs: cross-site refusal for a write (a PUT or an action), then the token for a
+   * write, or for a read when reads are closed. Sets WWW-Authenticate or Retry-After on `extra`.
+   */
+  authorize(req: HttpRequest, write: boolean, res: { extraHeaders: string }): void {
+    if (write) this.checkSite(req);
+    if (this.token === '' || !(write || this.tokenReads)) return;
+    const now = this.ticks();
+    const wait = this.lockout.lockedFor(req.peer, now);
+    if (wait > 0) {
+      res.extraHeaders += 'Retry-After: ' + Math.ceil(wait / 1000) + '\r\n';
+      throw new ApiError(aErrPermission, 'too many wrong tokens from this address; try again later', 429);
+    }
+    const auth = req.authorization;
+    if (auth.length < BEARER.length || !sameName(auth, BEARER.length, BEARER)) {
+      res.extraHeaders += CHALLENGE;
+      throw new ApiError(aErrPermission, 'this operation needs Authorization: Bearer <token>', 401);
+    }
+    if (!constantTimeEquals(auth, BEARER.length, this.token)) {
+      this.lockout.fail(req.peer, now);
+      res.extraHeaders += CHALLENGE_INVALID;
+      throw new ApiError(aErrPermission, 'the bearer token is wrong', 401);
+    }
+    this.lockout.clear(req.peer);
+  }
+
+  /** CORS headers for an answer: only when the request carries an allowed Origin. */
+  corsHeaders(req: HttpRequest): string {
+    if (req.origin === '' || !this.corsAllowed(req.origin)) return '';
+    return this.anyOrigin ? 'Access-Control-Allow-Origin: *\r\n'
+      : 'Access-Control-Allow-Origin: ' + req.origin + '\r\nVary: Origin\r\n';
+  }
+
+  /** Preflight headers, only on a preflight (OPTIONS with Access-Control-Request-Method) from an allowed origin. */
+  preflightHeaders(req: HttpRequest, allow: string): string {
+    if (req.accessControlRequestMethod === '' || req.origin === '' || !this.corsAllowed(req.origin)) return '';
+    return 'Access-Control-Allow-Methods: ' + allow + PREFLIGHT;
+  }
+
+  private corsAllowed(origin: string): boolean {
+    if (this.anyOrigin) return true;
+    for (let i = 0; i < this.origins.length; i++) {
+      if (sameName(origin, origin.length, this.origins[i])) return true;
+    }
+    return false;
+  }
+
+  /** A write from another site is refused unless its Origin is an allowed CORS origin. */
+  private checkSite(req: HttpRequest): void {
+    const origin = req.origin;
+    if (origin !== '') {
+      if (this.corsAllowed(origin)) return;
+      if (!ownOrigin(origin, req.host)) {
+        throw new ApiError(aErrPermission, `a write from origin ${origin} is refused; an operator can allow it (CORS)`);
+      }
+    }
+    const site = req.secFetchSite;
+    if (site === 'cross-site' || site === 'same-site') {
+      throw new ApiError(aErrPermission, `a ${site} write is refused; an operator can allow its origin (CORS)`);
+    }
+  }
+}
+Object.freeze(AccessControl.prototype);
+
+/** `origin` is http://<Host> (this server speaks plain HTTP), a default :80 in Host left out. */
+function ownOrigin(origin: string, host: string): boolean {
+  if (host === '' || origin.length <= 7 || !sameName(origin, 7, 'http://')) return false;
+  let end = host.length;
+  if (end > 3 && host.charCodeAt(end - 3) === 58 && host.charCodeAt(end - 2) === 56 && host.charCodeAt(end - 1) === 48) end -= 3;
+  if (origin.length - 7 !== end) return false;
+  for (let i = 0; i < end; i++) {
+    let a = origin.charCodeAt(7 + i);
+    let b = host.charCodeAt(i);
+    if (a >= 65 && a <= 90) a += 32;
+    if (b >= 65 && b <= 90) b += 32;
+    if (a !== b) return false;
+  }
+  return true;
+}
+
+export { LOCKOUT_MS };
