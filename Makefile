@@ -9,7 +9,7 @@ MOCHA := node_modules/.bin/mocha
 TSC := node_modules/.bin/tsc
 SIM_ARGS ?=
 
-.PHONY: all sim test build check clean bench fuzz bench-xs soak
+.PHONY: all sim test build check clean bench fuzz bench-xs soak browser
 
 all: test
 
@@ -24,8 +24,12 @@ build: $(NPM_STAMP)
 check: $(NPM_STAMP)
 	$(TSC) -p tsconfig.device.json
 
-test: build check check-moddable
+test: build check check-moddable browser
 	$(MOCHA) --reporter dot 'build/tests/**/*.test.js'
+
+# The browser test (tests/browser.test.ts) drives Debian's chromium through playwright-core.
+browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
 
 sim: build
 	node build/host-sim/main.js $(SIM_ARGS)
