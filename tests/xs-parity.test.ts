@@ -236,6 +236,16 @@ describe('XS guard rail: request path under XS (xsnap) == under Node', function 
     assert.ok([200, 204].includes(statuses(r.text)[0]), statusLines(r.text)[0]);
   });
 
+  it('access control: a foreign Host and cross-site writes are refused; Cache-Control and Date', async () => {
+    const foreign = `PUT ${P_HB} HTTP/1.1${CRLF}Host: evil.example:80${CRLF}Content-Length: 12${CRLF}${CRLF}{"value":77}`;
+    const r = await both(once(foreign + put(P_HB, '{"value":78}', `Sec-Fetch-Site: cross-site${CRLF}`) +
+      put(P_HB, '{"value":79}', `Origin: http://evil.example${CRLF}`) + get(P_HB)));
+    assert.deepEqual(statuses(r.text), [403, 403, 403, 200]);
+    assert.equal((r.text.match(/"aErrPermission"/g) ?? []).length, 3);
+    assert.ok(![77, 78, 79].includes(lastValue(r.text) as number), 'nothing was set');
+    assert.equal((r.text.match(/\r\nCache-Control: no-store\r\nDate: \w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT\r\n/g) ?? []).length, 4);
+  });
+
   it('chunked PUT body', async () => {
     const r = await both(once(CHUNKED_PUT + get(P_HB)));
     assert.deepEqual(statuses(r.text), [200, 200]);
