@@ -1,6 +1,9 @@
 // DECISIONS.md §Access control, the credential: bearer token for writes (optionally reads), its
 // constant-time comparison, the 429 lockout with a fake clock, and where the settings come from.
 import { strict as assert } from 'node:assert';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { ask, HB, PATH, putHb, readHb, simWithApi } from './access-helpers';
 import { constantTimeEquals } from '../src/api/access';
 import { LockoutTable, LOCKOUT_SLOTS } from '../src/api/lockout';
@@ -142,5 +145,37 @@ describe('access: configuration', () => {
     const saved: Record<string, string> = { token: 'saved', hosts: 's.lab,t.lab', reads: '0' };
     assert.deepEqual(accessFromConfig(manifest, { tokenReads: 'true' }, (k) => saved[k]),
       { token: 'saved', tokenReads: false, allowHosts: ['s.lab', 't.lab'], cors: ['http://m.lab'] });
+  });
+
+  it('the simulator command line wires the token, allowed hosts and CORS origins', async function () {
+    this.timeout(10_000);
+    const main = path.resolve(__dirname, '../host-sim/main.js');
+    const child = spawn(process.execPath, [main, '--port', '0', '--no-state', '--token', TOKEN, '--allow-host', 'bench7.lab',
+      '--cors', 'http://dash.lab:8000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let banner = '';
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout!.on('data', (d) => {
+          banner += d;
+          const m = /try: curl http:\/\/127\.0\.0\.1:(\d+)/.exec(banner);
+          if (m) resolve(Number(m[1]));
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const send = (headers: Record<string, string>, method = 'PUT'): Promise<http.IncomingMessage> => new Promise((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, method, path: HB, headers }, (res) => { res.resume(); resolve(res); });
+        req.on('error', reject);
+        req.end(method === 'PUT' ? '{"value":9}' : undefined);
+      });
+      assert.equal((await send({})).statusCode, 401);
+      assert.equal((await send({ authorization: RIGHT, host: 'bench7.lab:80' })).statusCode, 200);
+      assert.equal((await send({ authorization: RIGHT, host: 'other.lab' })).statusCode, 403);
+      const cors = await send({ origin: 'http://dash.lab:8000' }, 'GET');
+      assert.equal(cors.headers['access-control-allow-origin'], 'http://dash.lab:8000');
+      assert.equal(cors.headers['cache-control'], 'no-store');
+      assert.ok(!banner.includes(TOKEN), 'the banner does not print the token');
+    } finally {
+      child.kill();
+    }
   });
 });
