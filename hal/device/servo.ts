@@ -1,5 +1,5 @@
-// servo: RC servo outputs at 50 Hz. position 64 = 1 ms pulse, 192 = 2 ms (so 1/64 ms per step); reverse
-// mirrors it around 128. Disabled: no pulses (the output is closed, pin low).
+// servo: RC servo outputs at 50 Hz. position 64 = 1 ms pulse, 192 = 2 ms (operations.tsv), so 1/128 ms
+// per step from 0.5 ms at 0; reverse mirrors it around 128. Disabled: no pulses (output closed, pin low).
 
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps } from '../types';
@@ -35,7 +35,7 @@ export class ServoEntity extends DeviceEntity<Op> {
     if (!s.bool(this.key(i, 'en'))) return this.out[i].stop();
     const pos = s.num(this.key(i, 'pos'));
     const p = s.bool(this.key(i, 'rev')) ? 256 - pos : pos;
-    this.out[i].drive(1000000 / FRAME_US, (p * 1000) / 64 / FRAME_US);
+    this.out[i].drive(1000000 / FRAME_US, (500 + (p * 1000) / 128) / FRAME_US);
   }
 }
 Object.freeze(ServoEntity.prototype);

@@ -1,0 +1,117 @@
+// The device code under the real XS engine (xsnap): the device HAL, the Api and the device server on the
+// fake ECMA-419 sockets (tests/fakes, bundled by esbuild through tsconfig.json's paths) answer a walk of
+// every route exactly as they do under Node; the op tables and prototypes are frozen; and one device
+// module, as a boot makes it, retains a bounded number of XS slots (its tables and methods are
+// module-level data that preloading puts in flash).
+
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import { build } from 'esbuild';
+import { XsnapWorker } from './xs/xsnap-worker';
+import { FULL_BOARD } from './fakes/world';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Slots a device module for the ESP32 DevKitC profile may retain (measured: ~500; closures: ~3,100). */
+const MODULE_SLOTS_MAX = 800;
+
+const ESP32_BOARD = {
+  name: 'ESP32-DevKitC', model: 5, hardwareVersion: 1, moduleAddress: 2, digital: [4, 5, 18, 19, 21, 22, 23, 25],
+  analog: [32, 33, 34, 35], analogFullScale: 3100000, servo: [26, 27], signal: [13, 14],
+  uart: [{ port: 2, transmit: 17, receive: 16 }], led: 2, storeSlots: 0, slotCapacity: 0,
+};
+
+const SCENARIO = `
+import { net } from './tests/fakes/net';
+import platform from './tests/fakes/platform';
+import { readBoard } from './hal/device/board';
+import { DeviceModule } from './hal/device/module';
+import { DeviceEntity } from './hal/device/entity';
+import { Api } from './src/api/api';
+import { allRoutes } from './src/api/routes';
+import { DeviceServer } from './src/device/server';
+import { standardTextCodec } from './src/util/text';
+
+globalThis.trace = () => {};
+Date.now = () => 1735787045678;
+const device = (raw) => new DeviceModule({ board: readBoard(raw), platform, firmware: { version: 1, build: 2 }, serial: 0x1234abcd,
+  httpPort: 8080, onReset: (restart) => server.restartAfterFlush(restart) });
+const m = device(${JSON.stringify(FULL_BOARD)});
+const codec = standardTextCodec();
+const server = new DeviceServer(new Api([m], { codec }), { codec, port: 8080, maxConnections: 4 });
+const client = net.connect(8080, 1 << 20);
+const out = [];
+const send = (request) => {
+  client.received = '';
+  client.send(request);
+  net.run();
+  const body = client.received.slice(client.received.indexOf('\\r\\n\\r\\n') + 4);
+  out.push(request.split(' ')[0] + ' ' + request.split(' ')[1] + ' -> ' + client.received.slice(9, 12) + ' ' + body.replace(/"timestamp":"[^"]*",/, ''));
+};
+const head = (method, p, body) => method + ' ' + p + ' HTTP/1.1\\r\\nHost: x\\r\\n' + (body ? 'Content-Length: ' + body.length + '\\r\\n' : '') + '\\r\\n' + (body ?? '');
+for (const r of allRoutes()) {
+  const e = m.entities[r.entity];
+  if (!e || r.get === 'none') continue;
+  for (let i = 0; i < e.count; i++) {
+    const p = ['/api/v1/device', r.entity, i, r.op, ...r.params.map((x) => Math.max(0, x.min))].join('/');
+    if (r.get !== '-') send(head('GET', p));
+    const l = e.limits(r.op);
+    if (r.put === '-' || r.put === 'BYTES' || !l) continue;
+    const tries = l.values ? [...l.values, l.values[l.values.length - 1] + 1] : l.readOnly ? [0] : [l.min, l.max, l.max + 1];
+    for (const v of tries) send(head('PUT', p, JSON.stringify({ value: r.put === 'BOOL' ? v === 1 : v })));
+  }
+}
+const frozen = [DeviceEntity.prototype, Object.getPrototypeOf(m.entities.signal), Object.getPrototypeOf(m), m.entities.system.ops,
+  m.entities.system.ops.modulesoftwareoffset.limits.values].every((o) => Object.isFrozen(o));
+out.push('frozen ' + frozen);
+globalThis.transcript = out.join('\\n');
+globalThis.make = () => { globalThis.kept = device(${JSON.stringify(ESP32_BOARD)}); };
+`;
+
+async function bundle(): Promise<string> {
+  const result = await build({
+    stdin: { contents: SCENARIO, resolveDir: ROOT, loader: 'ts', sourcefile: 'device-scenario.ts' },
+    bundle: true, format: 'iife', platform: 'neutral', target: 'es2022', write: false, logLevel: 'silent',
+    absWorkingDir: ROOT, tsconfig: path.join(ROOT, 'tsconfig.json'),
+  });
+  return result.outputFiles[0].text;
+}
+
+describe('device code under XS', function () {
+  this.timeout(60_000);
+  let worker: XsnapWorker | undefined;
+  let code = '';
+  before(async () => {
+    code = await bundle();
+    worker = new XsnapWorker({ name: 'device', stdio: 'ignore' });
+    await worker.start();
+    await worker.evaluate(code);
+  });
+  after(async () => { await worker?.close(); });
+
+  it('answers a walk of every route as it does under Node', async () => {
+    const sandbox: { transcript?: string } = {};
+    vm.createContext(sandbox);
+    Object.assign(sandbox, { TextEncoder, TextDecoder });
+    vm.runInContext(code, sandbox);
+    const transcript = sandbox.transcript ?? '';
+    assert.ok(transcript.split('\n').length > 150, 'scenario ran');
+    assert.match(transcript, /PUT \/api\/v1\/device\/signal\/0\/t3time -> 400 .*aErrRange/);
+    assert.match(transcript, /frozen true$/);
+    await worker!.evaluate(`
+      const want = ${JSON.stringify(transcript)}.split('\\n');
+      const got = globalThis.transcript.split('\\n');
+      for (let k = 0; k < Math.max(want.length, got.length); k++) {
+        if (want[k] !== got[k]) throw new Error('line ' + k + ': node ' + want[k] + ' / xs ' + got[k]);
+      }`);
+  });
+
+  it(`retains under ${MODULE_SLOTS_MAX} slots for a device module of the ESP32 board`, async () => {
+    await worker!.evaluate('gc()');
+    const before = (await worker!.evaluate('')).meter.currentHeapCount;
+    await worker!.evaluate('make(); gc()');
+    const after = (await worker!.evaluate('')).meter.currentHeapCount;
+    assert.ok(after - before < MODULE_SLOTS_MAX, `${after - before} slots`);
+  });
+});
