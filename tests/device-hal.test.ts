@@ -10,6 +10,8 @@ import { SignalEntity } from '../hal/device/signal';
 import { SystemEntity } from '../hal/device/system';
 import { DeviceModule, serialFromMac } from '../hal/device/module';
 import type { EntityHal } from '../hal/types';
+import StandinDigital from '../hal/device/standin/digital';
+import StandinPwm from '../hal/device/standin/pwm';
 
 type Any = EntityHal<string>;
 function entities(m: DeviceModule): { readonly [name: string]: Any } {
@@ -135,5 +137,15 @@ describe('device HAL on fake io', () => {
     assert.equal(ops(a), ops(b)); // one table for every module
     assert.ok(Object.isFrozen(ops(a)));
     assert.ok(Object.values(ops(a)).every((row) => Object.isFrozen(row) && (!row.limits || Object.isFrozen(row.limits))));
+  });
+
+  it('lin stand-ins: a digital pin loops back, a PWM refuses what the LEDC cannot make', () => {
+    const out = new StandinDigital({ pin: 40, mode: StandinDigital.Output });
+    out.write(1);
+    assert.equal(new StandinDigital({ pin: 40, mode: StandinDigital.Input }).read(), 1);
+    out.close();
+    assert.throws(() => out.write(0), /closed/);
+    assert.throws(() => new StandinPwm({ pin: 41, hz: 50000000 }), RangeError);
+    assert.ok(Object.isFrozen(StandinDigital.prototype));
   });
 });
