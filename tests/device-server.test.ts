@@ -140,4 +140,19 @@ describe('device server on the fake network', () => {
     net.advance(3000);
     assert.equal(c.closedByServer, true);
   });
+
+  it('answers 408 to a client that sends its head a byte every 2 s (the 10 s head limit)', () => {
+    serve();
+    const c = net.connect(8080);
+    const head = get('system/0/serialnumber');
+    let sent = 0;
+    while (!c.closedByServer && sent < head.length) {
+      c.send(head[sent++]);
+      net.advance(2000);
+    }
+    const r = replies(c);
+    assert.equal(r.length, 1);
+    assert.equal(r[0].status, 408);
+    assert.ok(sent >= 5 && sent <= 7, `closed after ${sent} bytes`);
+  });
 });
