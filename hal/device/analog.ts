@@ -1,42 +1,53 @@
 // analog: ADC inputs (ECMA-419 Analog). value is the raw reading scaled to 16 bits (BrainStem analog
 // values are u16 whatever the converter's resolution); voltage is in µV from the profile's full scale.
-// The ESP32 has no DAC on most variants, so outputs (configuration 1, enable, writing value) are 409/501.
+// The ESP32 has no DAC on most variants: value and voltage are read-only (501 on PUT), configuration
+// accepts input (0) only, range the one input range (0); enable and bulk capture are absent (501).
 
 import Analog from 'embedded:io/analog';
-import { ApiError, aErrIO, aErrMode } from '../../src/api/errors';
-import type { EntityHal, EntityOps } from '../types';
-import { makeEntity } from './entity';
-import { asNumber } from './values';
+import { ApiError, aErrIO } from '../../src/api/errors';
+import { deepFreeze } from '../../src/util/freeze';
+import type { EntityOps, HalValue } from '../types';
+import { DeviceEntity } from './entity';
+import { READ, type OpTable } from './op-table';
+import type { Settings } from './settings';
 
 type Op = EntityOps['analog'];
 
-export function createAnalog(pins: readonly number[], fullScaleMicrovolts: number): EntityHal<Op> {
-  const io: (Analog | null)[] = pins.map(() => null);
-  const sample = (i: number): number => {
+const OPS: OpTable<Op> = deepFreeze({
+  value: { code: READ },
+  voltage: { code: READ },
+  configuration: { fixed: 0, limits: { values: [0] } },
+  range: { fixed: 0, limits: { values: [0] } },
+});
+
+export class AnalogEntity extends DeviceEntity<Op> {
+  private readonly pins: readonly number[];
+  private readonly fullScale: number;
+  /** Opened on first read. */
+  private readonly io: (Analog | null)[];
+
+  constructor(s: Settings, pins: readonly number[], fullScaleMicrovolts: number) {
+    super('analog', OPS, pins.length, s, 'ain');
+    this.pins = pins;
+    this.fullScale = fullScaleMicrovolts;
+    this.io = [];
+    for (let i = 0; i < pins.length; i++) this.io.push(null);
+  }
+
+  protected override read(i: number, op: Op): HalValue {
+    const v = this.sample(i);
+    return op === 'voltage' ? Math.round((v * this.fullScale) / 65535) : v;
+  }
+
+  private sample(i: number): number {
     try {
-      let a = io[i];
-      if (!a) a = io[i] = new Analog({ pin: pins[i] });
+      let a = this.io[i];
+      if (!a) a = this.io[i] = new Analog({ pin: this.pins[i] });
       // Scale to 0..65535 so the value does not depend on the converter's bits.
       return Math.round((a.read() * 65535) / ((1 << a.resolution) - 1));
     } catch (e) {
-      throw new ApiError(aErrIO, `analog ${i} (pin ${pins[i]}): ${(e as Error).message}`);
+      throw new ApiError(aErrIO, `analog ${i} (pin ${this.pins[i]}): ${(e as Error).message}`);
     }
-  };
-  return makeEntity('analog', {
-    count: pins.length,
-    get: {
-      value: (i) => sample(i),
-      voltage: (i) => Math.round((sample(i) * fullScaleMicrovolts) / 65535),
-      configuration: () => 0,
-      range: () => 0,
-    },
-    set: {
-      configuration: (i, _p, v) => {
-        if (asNumber(v, 'configuration') !== 0) throw new ApiError(aErrMode, `analog ${i} is an input only (configuration 0)`);
-      },
-      range: (i, _p, v) => {
-        if (asNumber(v, 'range') !== 0) throw new ApiError(aErrMode, `analog ${i} has one input range (0)`);
-      },
-    },
-  });
+  }
 }
+Object.freeze(AnalogEntity.prototype);

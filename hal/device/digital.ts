@@ -1,90 +1,102 @@
 // digital: one ECMA-419 Digital per profile pin, reopened when its configuration changes (an io instance
 // has one mode for life). Configurations a plain GPIO can do: 0 input, 1 output, 4 high-Z (input with
-// no pull). The servo and link variants (2, 3, 5..10) need other hardware: 409 aErrMode.
+// no pull); the servo and link variants (2, 3, 5..10) need other hardware (400 aErrRange, as published).
+// Writing state/value/stateall needs an output: on an input it is 409 aErrMode (set configuration 1).
 
 import Digital from 'embedded:io/digital';
 import { ApiError, aErrIO, aErrMode } from '../../src/api/errors';
-import type { EntityHal, EntityOps } from '../types';
-import { makeEntity } from './entity';
+import { deepFreeze } from '../../src/util/freeze';
+import type { EntityOps, HalValue, OpLimits } from '../types';
+import { DeviceEntity } from './entity';
+import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
 import { asBool, asNumber } from './values';
 
 type Op = EntityOps['digital'];
-const INPUT = 0;
 const OUTPUT = 1;
-const HIGHZ = 4;
 
-export interface DigitalModel {
-  readonly entity: EntityHal<Op>;
-  /** Open every pin in its configured mode (boot and soft reset). */
-  apply(): void;
-}
+const OPS: OpTable<Op> = deepFreeze({
+  configuration: { setting: 'cfg', factory: 0, limits: { values: [0, OUTPUT, 4] } },
+  state: { code: READ | WRITE },
+  value: { code: READ | WRITE, limits: { min: 0, max: 1 } },
+  stateall: { code: READ | WRITE }, // limits: one bit per pin (per board, below)
+});
 
-export function createDigital(s: Settings, pins: readonly number[]): DigitalModel {
-  const io: (Digital | null)[] = pins.map(() => null);
-  const level: number[] = pins.map(() => 0);
-  const key = (i: number) => 'dio' + i + '.cfg';
-  pins.forEach((_p, i) => s.define(key(i), INPUT));
+export class DigitalEntity extends DeviceEntity<Op> {
+  private readonly pins: readonly number[];
+  private readonly io: (Digital | null)[];
+  /** What each output was last set to (an output pin is not read back). */
+  private readonly level: number[];
+  private readonly allBits: OpLimits;
 
-  const open = (i: number): void => {
-    const cfg = s.num(key(i));
-    const old = io[i];
-    io[i] = null;
+  constructor(s: Settings, pins: readonly number[]) {
+    super('digital', OPS, pins.length, s, 'dio');
+    this.pins = pins;
+    this.io = [];
+    this.level = [];
+    for (let i = 0; i < pins.length; i++) { this.io.push(null); this.level.push(0); }
+    this.allBits = Object.freeze({ min: 0, max: Math.pow(2, pins.length) - 1 });
+  }
+
+  override limits(op: Op): OpLimits | null {
+    return op === 'stateall' ? this.allBits : super.limits(op);
+  }
+
+  override boot(): void {
+    for (let i = 0; i < this.pins.length; i++) this.open(i);
+  }
+
+  protected override read(i: number, op: Op): HalValue {
+    if (op === 'state') return this.level1(i) === 1;
+    if (op === 'value') return this.level1(i);
+    let bits = 0;
+    for (let k = 0; k < this.pins.length; k++) bits |= this.level1(k) << k;
+    return bits >>> 0;
+  }
+
+  protected override write(i: number, op: Op, _p: readonly number[], v: HalValue): void {
+    if (op === 'state') return this.drive(i, asBool(v, 'state') ? 1 : 0);
+    if (op === 'value') return this.drive(i, asNumber(v, 'value') ? 1 : 0);
+    // stateall sets the outputs only; inputs keep reading their pins (bits for them are ignored).
+    const bits = asNumber(v, 'stateall');
+    for (let k = 0; k < this.pins.length; k++) if (this.isOutput(k)) this.drive(k, (bits >>> k) & 1);
+  }
+
+  protected override changed(i: number): void {
+    this.open(i);
+  }
+
+  private isOutput(i: number): boolean {
+    return this.settings.num(this.key(i, 'cfg')) === OUTPUT;
+  }
+
+  private open(i: number): void {
+    const old = this.io[i];
+    this.io[i] = null;
     if (old) old.close();
+    const pin = this.pins[i];
     try {
-      io[i] = cfg === OUTPUT
-        ? new Digital({ pin: pins[i], mode: Digital.Output })
-        : new Digital({ pin: pins[i], mode: Digital.Input });
-      if (cfg === OUTPUT) io[i]!.write(level[i] ? 1 : 0);
+      const d = this.isOutput(i) ? new Digital({ pin, mode: Digital.Output }) : new Digital({ pin, mode: Digital.Input });
+      this.io[i] = d;
+      if (this.isOutput(i)) d.write(this.level[i] ? 1 : 0);
     } catch (e) {
-      throw new ApiError(aErrIO, `digital ${i} (pin ${pins[i]}): ${(e as Error).message}`);
+      throw new ApiError(aErrIO, `digital ${i} (pin ${pin}): ${(e as Error).message}`);
     }
-  };
-  const pin = (i: number): Digital => {
-    if (!io[i]) open(i);
-    return io[i]!;
-  };
-  const read = (i: number): number => (s.num(key(i)) === OUTPUT ? level[i] : pin(i).read());
-  const write = (i: number, v: number): void => {
-    if (s.num(key(i)) !== OUTPUT) throw new ApiError(aErrMode, `digital ${i} is not configured as an output (configuration 1)`);
-    level[i] = v ? 1 : 0;
-    pin(i).write(v ? 1 : 0);
-  };
+  }
 
-  const entity = makeEntity('digital', {
-    count: pins.length,
-    get: {
-      configuration: (i) => s.num(key(i)),
-      state: (i) => read(i) === 1,
-      value: (i) => read(i),
-      stateall: () => {
-        let bits = 0;
-        for (let i = 0; i < pins.length; i++) bits |= read(i) << i;
-        return bits >>> 0;
-      },
-    },
-    set: {
-      configuration: (i, _p, v) => {
-        const cfg = asNumber(v, 'configuration');
-        if (cfg !== INPUT && cfg !== OUTPUT && cfg !== HIGHZ) {
-          throw new ApiError(aErrMode, `digital ${i}: configuration ${cfg} is not available on this board (0 input, 1 output, 4 high-Z)`);
-        }
-        s.set(key(i), cfg);
-        open(i);
-      },
-      state: (i, _p, v) => write(i, asBool(v, 'state') ? 1 : 0),
-      value: (i, _p, v) => write(i, asNumber(v, 'value') ? 1 : 0),
-      stateall: (_i, _p, v) => {
-        // Sets the outputs only; inputs keep reading their pins (bits for them are ignored).
-        const bits = asNumber(v, 'stateall');
-        for (let i = 0; i < pins.length; i++) {
-          if (s.num(key(i)) === OUTPUT) write(i, (bits >>> i) & 1);
-        }
-      },
-    },
-  });
-  return {
-    entity,
-    apply: () => { for (let i = 0; i < pins.length; i++) open(i); },
-  };
+  private pin(i: number): Digital {
+    if (!this.io[i]) this.open(i);
+    return this.io[i]!;
+  }
+
+  private level1(i: number): number {
+    return this.isOutput(i) ? this.level[i] : this.pin(i).read();
+  }
+
+  private drive(i: number, v: number): void {
+    if (!this.isOutput(i)) throw new ApiError(aErrMode, `digital ${i} is not an output: set digital/${i}/configuration to 1 first`);
+    this.level[i] = v;
+    this.pin(i).write(v ? 1 : 0);
+  }
 }
+Object.freeze(DigitalEntity.prototype);

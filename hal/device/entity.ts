@@ -1,51 +1,132 @@
-// Builds an EntityHal from handler tables. An operation is supported exactly when it has a handler,
-// so the capability table (501 aErrUnimplemented) and the code cannot drift apart.
+// The base of every device entity: an EntityHal answered from the entity's frozen OpTable. Methods live
+// on frozen prototypes (one class per entity, no closure per operation); per-instance state is the few
+// fields each subclass declares. An operation is supported exactly when its row says where its value
+// comes from, so the capability table (501 aErrUnimplemented), the limits published and the limits
+// enforced all come from the same row.
 
 import { ApiError, aErrIndexRange, aErrUnimplemented } from '../../src/api/errors';
-import type { EntityHal, EntityName, EntityOps, HalValue } from '../types';
+import type { EntityHal, HalValue, OpLimits } from '../types';
+import { checkLimits, READ, READ_ONLY, RUN, WRITE, type OpRow, type OpTable } from './op-table';
+import type { Settings, SettingValue } from './settings';
+import { asBool, asBytes, asNumber, asString } from './values';
 
-export type Getter = (index: number, params: readonly number[]) => HalValue;
-export type Setter = (index: number, params: readonly number[], value: HalValue) => void;
-export type Runner = (index: number, params: readonly number[]) => void;
-
-export interface Handlers<Op extends string> {
+export class DeviceEntity<Op extends string> implements EntityHal<Op> {
   readonly count: number;
-  readonly get?: { readonly [K in Op]?: Getter };
-  readonly set?: { readonly [K in Op]?: Setter };
-  readonly run?: { readonly [K in Op]?: Runner };
-  /** Exclusive bound of a module-defined path parameter ({slot}). */
-  readonly limit?: (index: number, param: string) => number;
-}
+  protected readonly name: string;
+  protected readonly ops: OpTable<Op>;
+  protected readonly settings: Settings;
+  /** Settings key prefix: "sig" gives per-instance keys ("sig0.t3"); "sys." one set ("sys.hbint"). */
+  private readonly prefix: string;
 
-export function makeEntity<E extends EntityName>(name: E, h: Handlers<EntityOps[E]>): EntityHal<EntityOps[E]> {
-  type Op = EntityOps[E];
-  const count = h.count;
-  const check = (index: number): void => {
+  constructor(name: string, ops: OpTable<Op>, count: number, settings: Settings, prefix: string) {
+    this.name = name;
+    this.ops = ops;
+    this.count = count;
+    this.settings = settings;
+    this.prefix = prefix;
+    for (const op in ops) {
+      const row = ops[op]!;
+      if (row.factory === undefined) continue;
+      for (let i = 0; i < count; i++) settings.define(this.key(i, row.setting!), row.factory);
+    }
+  }
+
+  /** The Settings key of `setting` for instance `index`. */
+  protected key(index: number, setting: string): string {
+    const p = this.prefix;
+    return p.charCodeAt(p.length - 1) === 46 /* . */ ? p + setting : p + index + '.' + setting;
+  }
+
+  supports(op: Op): boolean {
+    const row = this.ops[op];
+    return !!row && (row.setting !== undefined || row.fixed !== undefined || row.code !== undefined);
+  }
+
+  limit(_index: number, _param: string): number {
+    return 0;
+  }
+
+  limits(op: Op): OpLimits | null {
+    const row = this.ops[op];
+    if (!row || !this.supports(op)) return null;
+    if (row.code === RUN) return null;
+    return this.writable(row) ? row.limits ?? null : READ_ONLY;
+  }
+
+  get(index: number, op: Op, params: readonly number[]): HalValue {
+    const row = this.row(index, op);
+    if (row.code !== undefined && row.code & READ) return this.read(index, op, params);
+    if (row.setting !== undefined) return this.settings.get(this.key(index, row.setting));
+    if (row.fixed !== undefined) return row.fixed;
+    throw this.unsupported(op);
+  }
+
+  set(index: number, op: Op, params: readonly number[], value: HalValue): void {
+    const row = this.row(index, op);
+    if (!this.writable(row)) throw new ApiError(aErrUnimplemented, `${this.name}/${op} is read-only on this module`);
+    checkLimits(`${this.name}/${op}`, this.limits(op), value);
+    if (row.code !== undefined && row.code & WRITE) {
+      this.write(index, op, params, value);
+    } else if (row.setting !== undefined) {
+      const key = this.key(index, row.setting);
+      this.settings.set(key, this.sameType(this.settings.get(key), value, op));
+      this.changed(index, op);
+    } // else a fixed value: checkLimits accepted exactly that value, nothing changes
+  }
+
+  run(index: number, op: Op, params: readonly number[]): void {
+    const row = this.row(index, op);
+    if (row.code === undefined || !(row.code & RUN)) throw this.unsupported(op);
+    this.action(index, op, params);
+  }
+
+  /** Put instance hardware in its saved state (boot and soft reset). */
+  boot(): void { /* entities without outputs have nothing to open */ }
+
+  /** READ rows. */
+  protected read(_index: number, op: Op, _params: readonly number[]): HalValue {
+    throw this.unsupported(op);
+  }
+
+  /** WRITE rows, after the limits are checked. */
+  protected write(_index: number, op: Op, _params: readonly number[], _value: HalValue): void {
+    throw this.unsupported(op);
+  }
+
+  /** RUN rows. */
+  protected action(_index: number, op: Op, _params: readonly number[]): void {
+    throw this.unsupported(op);
+  }
+
+  /** A setting row was written: apply it to the hardware. */
+  protected changed(_index: number, _op: Op): void { /* settings that only take effect after a reset */ }
+
+  protected unsupported(op: string): ApiError {
+    return new ApiError(aErrUnimplemented, `${this.name}/${op} is not available on this board`);
+  }
+
+  private writable(row: OpRow): boolean {
+    if (row.readOnly) return false;
+    if (row.code !== undefined && row.code & WRITE) return true;
+    return row.setting !== undefined || (row.fixed !== undefined && row.limits !== undefined);
+  }
+
+  private row(index: number, op: Op): OpRow {
     // The core checks the index against count; this guards direct callers.
-    if (!(index >= 0 && index < count)) throw new ApiError(aErrIndexRange, `${name} index ${index} out of range 0..${count - 1}`);
-  };
-  const unsupported = (op: string): ApiError => new ApiError(aErrUnimplemented, `${name}/${op} is not available on this board`);
-  return {
-    count,
-    supports: (op: Op) => !!(h.get?.[op] || h.set?.[op] || h.run?.[op]),
-    limit: (index: number, param: string) => (h.limit ? h.limit(index, param) : 0),
-    get(index: number, op: Op, params: readonly number[]): HalValue {
-      check(index);
-      const f = h.get?.[op];
-      if (!f) throw unsupported(op);
-      return f(index, params);
-    },
-    set(index: number, op: Op, params: readonly number[], value: HalValue): void {
-      check(index);
-      const f = h.set?.[op];
-      if (!f) throw unsupported(op);
-      f(index, params, value);
-    },
-    run(index: number, op: Op, params: readonly number[]): void {
-      check(index);
-      const f = h.run?.[op];
-      if (!f) throw unsupported(op);
-      f(index, params);
-    },
-  };
+    if (!(index >= 0 && index < this.count)) {
+      throw new ApiError(aErrIndexRange, `${this.name} index ${index} out of range 0..${this.count - 1}`);
+    }
+    const row = this.ops[op];
+    if (!row || !this.supports(op)) throw this.unsupported(op);
+    return row;
+  }
+
+  /** A HAL caller handing the wrong JavaScript type is a bug (aErrParam): the setting keeps its type. */
+  private sameType(current: SettingValue, value: HalValue, what: string): SettingValue {
+    if (typeof current === 'number') return asNumber(value, what);
+    if (typeof current === 'boolean') return asBool(value, what);
+    if (typeof current === 'string') return asString(value, what);
+    return asBytes(value, what);
+  }
 }
+Object.freeze(DeviceEntity.prototype);

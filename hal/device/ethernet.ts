@@ -1,79 +1,76 @@
 // ethernet: the module's network interface (Wi-Fi station on an ESP32 DevKit, the host's interface on
-// the desktop). Effective addresses come from `net`; the static-address settings are kept and saved, but
-// this firmware joins the network by DHCP only (Moddable's setup/network), so networkconfiguration is 2.
+// the desktop). Effective addresses come from the platform (`net`); the static-address settings are
+// kept and saved, but this firmware joins the network by DHCP only (Moddable's setup/network), so
+// networkconfiguration accepts DHCP (2) only and `enabled` only true (the interface serves this API).
 // `net` reports neither netmask nor gateway: those two reads are 501 here.
-// interfaceport/0 is the REST HTTP port the listener opens at boot (saved value, else config.http.port).
+// interfaceport/{service} is saved per service; service 0 is the REST HTTP port the listener opens at
+// boot (saved value, else config.http.port): it takes effect after system/save and a reset.
 
-import { ApiError, aErrMode, aErrRange } from '../../src/api/errors';
-import type { EntityHal, EntityOps } from '../types';
-import type { PortApi } from './port/api';
-import { makeEntity } from './entity';
+import { deepFreeze } from '../../src/util/freeze';
+import type { EntityOps, HalValue } from '../types';
+import type { PlatformApi } from './platform/api';
+import { DeviceEntity } from './entity';
+import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
-import { asBool, asBytes, asNumber, ipv4Bytes, macBytes } from './values';
+import { asNumber, ipv4Bytes, macBytes } from './values';
 
 type Op = EntityOps['ethernet'];
 const DHCP = 2;
-/** Service ports: 0 REST HTTP, 1 REST HTTPS, 2 BrainStem TCP, 3/4 discovery (DECISIONS.md, operations.tsv). */
-const OTHER_PORTS: readonly number[] = [443, 8000, 9001, 9002];
+
+const OPS: OpTable<Op> = deepFreeze({
+  enabled: { fixed: true, limits: { values: [1] } },
+  networkconfiguration: { fixed: DHCP, limits: { values: [DHCP] } },
+  staticipv4address: { setting: 'ip' },
+  staticipv4netmask: { setting: 'mask' },
+  staticipv4gateway: { setting: 'gw' },
+  staticipv4dnsaddress: { setting: 'dns' },
+  ipv4address: { code: READ },
+  ipv4dnsaddress: { code: READ },
+  hostname: { setting: 'host' },
+  macaddress: { code: READ },
+  interfaceport: { code: READ | WRITE },
+});
+
+/** Byte settings and their factory values (arrays: typed arrays cannot be frozen). */
+const BYTE_SETTINGS: readonly (readonly [string, readonly number[]])[] = deepFreeze([
+  ['eth.ip', [0, 0, 0, 0]], ['eth.mask', [255, 255, 255, 0]], ['eth.gw', [0, 0, 0, 0]], ['eth.dns', [0, 0, 0, 0]], ['eth.host', []],
+]);
+/** Factory ports of services 1..4: REST HTTPS, BrainStem TCP, discovery request and reply (operations.tsv). */
+const OTHER_PORTS: readonly number[] = deepFreeze([443, 8000, 9001, 9002]);
 
 export function portKey(service: number): string {
   return 'eth.port' + service;
 }
 
-export function defineEthernetSettings(s: Settings, httpPort: number): void {
-  s.define('eth.ip', new Uint8Array(4));
-  s.define('eth.mask', new Uint8Array([255, 255, 255, 0]));
-  s.define('eth.gw', new Uint8Array(4));
-  s.define('eth.dns', new Uint8Array(4));
-  s.define('eth.host', new Uint8Array(0));
-  s.define(portKey(0), httpPort);
-  OTHER_PORTS.forEach((p, k) => s.define(portKey(k + 1), p));
-}
+export class EthernetEntity extends DeviceEntity<Op> {
+  private readonly platform: PlatformApi;
 
-export function createEthernet(s: Settings, port: PortApi): EntityHal<Op> {
-  const bytesSetting = (key: string, what: string, multipleOf: number) =>
-    (_i: number, _p: readonly number[], v: unknown) => {
-      const b = asBytes(v as Uint8Array, what);
-      if (b.length === 0 || b.length % multipleOf !== 0) {
-        throw new ApiError(aErrRange, `${what} must be ${multipleOf === 4 ? 'IPv4 addresses (4 bytes each)' : multipleOf + ' bytes'}, got ${b.length} bytes`);
-      }
-      s.set(key, b);
-    };
-  return makeEntity('ethernet', {
-    count: 1,
-    get: {
-      enabled: () => true,
-      networkconfiguration: () => DHCP,
-      staticipv4address: () => s.bytes('eth.ip'),
-      staticipv4netmask: () => s.bytes('eth.mask'),
-      staticipv4gateway: () => s.bytes('eth.gw'),
-      staticipv4dnsaddress: () => s.bytes('eth.dns'),
-      ipv4address: () => ipv4Bytes(port.ipAddress()),
-      ipv4dnsaddress: () => {
-        const list = port.dnsAddresses();
+  constructor(s: Settings, platform: PlatformApi, httpPort: number) {
+    super('ethernet', OPS, 1, s, 'eth.');
+    this.platform = platform;
+    for (let k = 0; k < BYTE_SETTINGS.length; k++) s.define(BYTE_SETTINGS[k][0], new Uint8Array(BYTE_SETTINGS[k][1]));
+    s.define(portKey(0), httpPort);
+    for (let k = 0; k < OTHER_PORTS.length; k++) s.define(portKey(k + 1), OTHER_PORTS[k]);
+  }
+
+  protected override read(_i: number, op: Op, p: readonly number[]): HalValue {
+    switch (op) {
+      case 'ipv4address': return ipv4Bytes(this.platform.ipAddress());
+      case 'ipv4dnsaddress': {
+        const list = this.platform.dnsAddresses();
         const out = new Uint8Array(4 * Math.max(1, list.length));
-        list.forEach((a, k) => out.set(ipv4Bytes(a), 4 * k));
+        for (let k = 0; k < list.length; k++) out.set(ipv4Bytes(list[k]), 4 * k);
         return out;
-      },
-      hostname: () => s.bytes('eth.host'),
-      macaddress: () => macBytes(port.macAddress()),
-      interfaceport: (_i, p) => s.num(portKey(p[0])),
-    },
-    set: {
-      enabled: (_i, _p, v) => {
-        if (!asBool(v, 'enabled')) throw new ApiError(aErrMode, 'the interface serving this API cannot be disabled through it');
-      },
-      networkconfiguration: (_i, _p, v) => {
-        const n = asNumber(v, 'networkconfiguration');
-        if (n !== DHCP) throw new ApiError(aErrMode, `networkconfiguration ${n} is not available: this firmware uses DHCP (2)`);
-      },
-      staticipv4address: bytesSetting('eth.ip', 'staticipv4address', 4),
-      staticipv4netmask: bytesSetting('eth.mask', 'staticipv4netmask', 4),
-      staticipv4gateway: bytesSetting('eth.gw', 'staticipv4gateway', 4),
-      staticipv4dnsaddress: bytesSetting('eth.dns', 'staticipv4dnsaddress', 4),
-      hostname: (_i, _p, v) => s.set('eth.host', asBytes(v, 'hostname')),
-      // Takes effect after system/save and a reset: the listener reads it at boot only.
-      interfaceport: (_i, p, v) => s.set(portKey(p[0]), asNumber(v, 'interfaceport')),
-    },
-  });
+      }
+      case 'macaddress': return macBytes(this.platform.macAddress());
+      case 'interfaceport': return this.settings.num(portKey(p[0]));
+    }
+    throw this.unsupported(op);
+  }
+
+  protected override write(_i: number, op: Op, p: readonly number[], v: HalValue): void {
+    if (op !== 'interfaceport') throw this.unsupported(op);
+    this.settings.set(portKey(p[0]), asNumber(v, 'interfaceport'));
+  }
 }
+Object.freeze(EthernetEntity.prototype);

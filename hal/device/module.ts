@@ -1,26 +1,27 @@
 // Wires the device module: settings, the board's entities, and the reset that waits for its answer.
 // Entities the board profile gives no pins are left out (404 aErrInvalidEntity); operations a board
-// cannot do are left out of each entity's handlers (501 aErrUnimplemented).
+// cannot do are left out of each entity's op table (501 aErrUnimplemented).
 
-import type { EntityHal, EntityName, EntityOps, ModuleEntities, ModuleHal } from '../types';
-import { createAnalog } from './analog';
+import type { ModuleEntities, ModuleHal } from '../types';
+import { AnalogEntity } from './analog';
 import type { BoardProfile } from './board';
-import { createClock } from './clock';
-import { createDigital } from './digital';
-import { createEthernet, defineEthernetSettings, portKey } from './ethernet';
-import type { PortApi } from './port/api';
+import { ClockEntity } from './clock';
+import { DigitalEntity } from './digital';
+import type { DeviceEntity } from './entity';
+import { EthernetEntity, portKey } from './ethernet';
+import type { PlatformApi } from './platform/api';
 import { PwmPin } from './pwm-pin';
-import { createServo } from './servo';
+import { ServoEntity } from './servo';
 import { Settings } from './settings';
-import { createSignal } from './signal';
-import { createStore } from './store';
-import { createSystem, defineSystemSettings, type Firmware } from './system';
-import { createUart } from './uart';
+import { SignalEntity } from './signal';
+import { StoreEntity } from './store';
+import { SystemEntity, type Firmware, type ResetRequester } from './system';
+import { UartEntity } from './uart';
 import { macBytes } from './values';
 
 export interface DeviceOptions {
   readonly board: BoardProfile;
-  readonly port: PortApi;
+  readonly platform: PlatformApi;
   readonly firmware: Firmware;
   /** config.serial: a fixed serial number; 0 derives it from the MAC. */
   readonly serial: number;
@@ -33,73 +34,90 @@ export interface DeviceOptions {
   readonly onReset: (restart: () => void) => void;
 }
 
-export interface DeviceModule extends ModuleHal {
-  /** The REST port to listen on: the saved ethernet/0/interfaceport/0 (DECISIONS.md §Addresses). */
-  httpPort(): number;
-}
-
-type Mutable = { -readonly [E in EntityName]?: EntityHal<EntityOps[E]> };
-
 /** The low 32 bits of the MAC: unique per chip, stable across flashes. */
 export function serialFromMac(mac: string): number {
   const b = macBytes(mac);
   return ((b[2] << 24) | (b[3] << 16) | (b[4] << 8) | b[5]) >>> 0;
 }
 
-export function createDeviceModule(o: DeviceOptions): DeviceModule {
-  const b = o.board;
-  const settings = new Settings('brainstem');
-  defineSystemSettings(settings, b);
-  defineEthernetSettings(settings, o.httpPort);
-  const serial = (o.serial >>> 0) || serialFromMac(o.port.macAddress());
+type Entities = { -readonly [E in keyof ModuleEntities]: ModuleEntities[E] };
 
-  let resetPending = false;
-  const led = b.led >= 0 ? new PwmPin(b.led) : null;
-  const system = createSystem(settings, b, serial, o.firmware, {
-    led: led ? (on, brightness) => led.drive(1000, on ? brightness / 255 : 0) : undefined,
-    requestReset: () => { resetPending = true; },
-  });
-  const clock = createClock();
-  const digital = b.digital.length ? createDigital(settings, b.digital) : null;
-  const servo = b.servo.length ? createServo(settings, b.servo) : null;
-  const signal = b.signal.length ? createSignal(settings, b.signal) : null;
-  const uart = b.uart.length ? createUart(settings, b.uart) : null;
+export class DeviceModule implements ModuleHal, ResetRequester {
+  readonly serialNumber: number;
+  readonly entities: ModuleEntities;
+  private readonly settings: Settings;
+  private readonly platform: PlatformApi;
+  private readonly clock: ClockEntity;
+  /** Every entity, system first: what a boot puts in its saved state. */
+  private readonly all: DeviceEntity<string>[];
+  private readonly onReset: (restart: () => void) => void;
+  /** `restart` bound once, handed to onReset. */
+  private readonly restartFn: () => void;
+  private resetPending = false;
 
-  const entities: Mutable = { system: system.entity, clock: clock.entity, ethernet: createEthernet(settings, o.port) };
-  if (digital) entities.digital = digital.entity;
-  if (servo) entities.servo = servo.entity;
-  if (signal) entities.signal = signal.entity;
-  if (uart) entities.uart = uart.entity;
-  if (b.analog.length) entities.analog = createAnalog(b.analog, b.analogFullScale);
-  if (b.storeSlots > 0) entities.store = createStore(b.storeSlots, b.slotCapacity);
+  constructor(o: DeviceOptions) {
+    const b = o.board;
+    const s = new Settings('brainstem');
+    this.settings = s;
+    this.platform = o.platform;
+    this.onReset = o.onReset;
+    this.serialNumber = (o.serial >>> 0) || serialFromMac(o.platform.macAddress());
+    this.clock = new ClockEntity(s);
+    const e: Entities = {
+      system: new SystemEntity(s, b, this.serialNumber, o.firmware, b.led >= 0 ? new PwmPin(b.led) : null, this),
+      clock: this.clock,
+      ethernet: new EthernetEntity(s, o.platform, o.httpPort),
+    };
+    if (b.digital.length) e.digital = new DigitalEntity(s, b.digital);
+    if (b.servo.length) e.servo = new ServoEntity(s, b.servo);
+    if (b.signal.length) e.signal = new SignalEntity(s, b.signal);
+    if (b.uart.length) e.uart = new UartEntity(s, b.uart);
+    if (b.analog.length) e.analog = new AnalogEntity(s, b.analog, b.analogFullScale);
+    if (b.storeSlots > 0) e.store = new StoreEntity(s, b.storeSlots, b.slotCapacity);
+    this.entities = e;
+    this.all = [];
+    for (const name in e) this.all.push(e[name as keyof Entities] as unknown as DeviceEntity<string>);
+    this.restartFn = () => this.restart();
+    this.boot();
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** The REST port to listen on: the saved ethernet/0/interfaceport/0 (DECISIONS.md §Addresses). */
+  httpPort(): number {
+    return this.settings.num(portKey(0));
+  }
+
+  requestReset(): void {
+    this.resetPending = true;
+  }
+
+  afterResponse(): void {
+    if (!this.resetPending) return;
+    this.resetPending = false;
+    this.onReset(this.restartFn);
+  }
+
+  /** Restart the chip; where the platform cannot (the desktop host), drop unsaved settings and boot again. */
+  restart(): void {
+    if (this.platform.restart()) return;
+    trace('reset: soft reset (no restart on this platform)\n');
+    this.settings.reload();
+    this.boot();
+  }
 
   /** Put the hardware in its saved state: at boot and after a soft reset. */
-  const boot = (): void => {
-    system.reboot();
-    const outputs = [digital, servo, signal, uart];
-    for (const m of outputs) {
-      if (!m) continue;
-      try { m.apply(); } catch (e) { trace(`boot: ${(e as { message?: string }).message ?? e}\n`); }
+  private boot(): void {
+    for (let k = 0; k < this.all.length; k++) {
+      try { this.all[k].boot(); } catch (e) { trace(`boot: ${(e as { message?: string }).message ?? e}\n`); }
     }
-  };
-  // On the desktop host there is no chip to restart: drop unsaved settings and boot again.
-  const restart = (): void => {
-    if (o.port.restart()) return;
-    trace('reset: soft reset (no restart on this platform)\n');
-    settings.reload();
-    boot();
-  };
-  boot();
+  }
+}
+Object.freeze(DeviceModule.prototype);
 
-  return {
-    serialNumber: serial,
-    entities: entities as ModuleEntities,
-    now: clock.now,
-    afterResponse: () => {
-      if (!resetPending) return;
-      resetPending = false;
-      o.onReset(restart);
-    },
-    httpPort: () => settings.num(portKey(0)),
-  };
+/** The module of this build (kept for src/device/main.ts). */
+export function createDeviceModule(o: DeviceOptions): DeviceModule {
+  return new DeviceModule(o);
 }

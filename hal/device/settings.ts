@@ -15,10 +15,13 @@ export const NVS_NAME_MAX = 15;
 /** Largest value written; NVS strings are limited to 4000 bytes, blobs by the partition. */
 export const PREF_VALUE_MAX = 1024;
 
+/** Setting key -> value. Plain objects, not Maps: one XS slot per entry instead of several. */
+type Table = { [key: string]: SettingValue };
+
 export class Settings {
   private readonly domain: string;
-  private readonly defaults = new Map<string, SettingValue>();
-  private readonly values = new Map<string, SettingValue>();
+  private readonly defaults: Table = Object.create(null) as Table;
+  private readonly values: Table = Object.create(null) as Table;
 
   constructor(domain: string) {
     if (domain.length > NVS_NAME_MAX) throw new Error(`preference domain "${domain}" is longer than ${NVS_NAME_MAX}`);
@@ -29,12 +32,12 @@ export class Settings {
   define(key: string, factory: SettingValue): void {
     // A key too long for NVS is a programming error: fail at boot, not at the first save.
     if (key.length > NVS_NAME_MAX) throw new Error(`preference key "${key}" is longer than ${NVS_NAME_MAX}`);
-    this.defaults.set(key, factory);
-    this.values.set(key, this.loadOne(key, factory));
+    this.defaults[key] = factory;
+    this.values[key] = this.loadOne(key, factory);
   }
 
   get(key: string): SettingValue {
-    const v = this.values.get(key);
+    const v = this.values[key];
     if (v === undefined) throw new Error(`undefined setting ${key}`);
     return v;
   }
@@ -44,21 +47,22 @@ export class Settings {
   bytes(key: string): Uint8Array { return this.get(key) as Uint8Array; }
 
   set(key: string, value: SettingValue): void {
-    if (!this.values.has(key)) throw new Error(`undefined setting ${key}`);
+    if (this.values[key] === undefined) throw new Error(`undefined setting ${key}`);
     if (value instanceof Uint8Array) value = value.slice(); // the core's buffer is reused
-    this.values.set(key, value);
+    this.values[key] = value;
   }
 
   /** system/save: every setting to Preference. */
   save(): void {
     try {
-      this.values.forEach((value, key) => {
+      for (const key in this.values) {
+        const value = this.values[key];
         const stored = value instanceof Uint8Array ? value.slice().buffer as ArrayBuffer : value;
         if (value instanceof Uint8Array && value.length > PREF_VALUE_MAX) {
           throw new ApiError(aErrSize, `setting ${key} is ${value.length} bytes; at most ${PREF_VALUE_MAX} can be saved`);
         }
         Preference.set(this.domain, key, stored);
-      });
+      }
     } catch (e) {
       if (e instanceof ApiError) throw e;
       throw new ApiError(aErrIO, `save failed: ${(e as Error).message}`);
@@ -67,15 +71,15 @@ export class Settings {
 
   /** A soft reset: back to the saved values (or the defaults where nothing was saved). */
   reload(): void {
-    this.defaults.forEach((factory, key) => this.values.set(key, this.loadOne(key, factory)));
+    for (const key in this.defaults) this.values[key] = this.loadOne(key, this.defaults[key]);
   }
 
   /** Factory defaults: forget what was saved. */
   erase(): void {
-    this.defaults.forEach((factory, key) => {
+    for (const key in this.defaults) {
       try { Preference.delete(this.domain, key); } catch { /* absent */ }
-      this.values.set(key, factory);
-    });
+      this.values[key] = this.defaults[key];
+    }
   }
 
   private loadOne(key: string, factory: SettingValue): SettingValue {
@@ -91,3 +95,4 @@ export class Settings {
     return typeof saved === typeof factory ? saved as SettingValue : factory;
   }
 }
+Object.freeze(Settings.prototype);

@@ -1,48 +1,74 @@
 // store: slots kept as Preference blobs (NVS on ESP32), each with an enabled flag and a write lock that
 // persist at once (they describe the slot, not an operating parameter). Nothing on a generic board
 // writes slot contents yet (no pointer entity, no bulk capture), so slotsize reads the stored blob's size.
+// A locked slot refuses enable/disable with 403 aErrPermission, as the simulator's stores do.
 
 import Preference from 'preference';
-import { ApiError, aErrPermission, aErrRange } from '../../src/api/errors';
-import type { EntityHal, EntityOps } from '../types';
-import { makeEntity } from './entity';
+import { ApiError, aErrPermission } from '../../src/api/errors';
+import { deepFreeze } from '../../src/util/freeze';
+import type { EntityOps, HalValue, OpLimits } from '../types';
+import { DeviceEntity } from './entity';
+import { READ, WRITE, type OpTable } from './op-table';
+import type { Settings } from './settings';
 import { asBool, asNumber } from './values';
 
 type Op = EntityOps['store'];
 /** Preference domain of the slots (≤ 15 characters for NVS). */
 const DOMAIN = 'store';
 
-export function createStore(slots: number, capacity: number): EntityHal<Op> {
-  const flag = (slot: number, what: string, dflt: boolean): boolean => {
-    const v = Preference.get(DOMAIN, 's' + slot + what);
-    return typeof v === 'boolean' ? v : dflt;
-  };
-  const setFlag = (slot: number, what: string, v: boolean): void => Preference.set(DOMAIN, 's' + slot + what, v);
-  const checkSlot = (slot: number): number => {
-    if (!(slot >= 0 && slot < slots)) throw new ApiError(aErrRange, `slot ${slot} out of range 0..${slots - 1}`);
-    return slot;
-  };
-  const enable = (v: unknown, on: boolean): void => {
-    const slot = checkSlot(asNumber(v as number, 'slot'));
-    if (flag(slot, 'lock', false)) throw new ApiError(aErrPermission, `slot ${slot} is locked`);
-    setFlag(slot, 'en', on);
-  };
-  return makeEntity('store', {
-    count: 1,
-    limit: (_i, param) => (param === 'slot' ? slots : 0),
-    get: {
-      slotstate: (_i, p) => flag(p[0], 'en', true),
-      lock: (_i, p) => flag(p[0], 'lock', false),
-      slotcapacity: () => capacity,
-      slotsize: (_i, p) => {
-        const data = Preference.get(DOMAIN, 's' + p[0] + 'data');
-        return data instanceof ArrayBuffer ? data.byteLength : 0;
-      },
-    },
-    set: {
-      slotenable: (_i, _p, v) => enable(v, true),
-      slotdisable: (_i, _p, v) => enable(v, false),
-      lock: (_i, p, v) => setFlag(p[0], 'lock', asBool(v, 'lock')),
-    },
-  });
+const OPS: OpTable<Op> = deepFreeze({
+  slotstate: { code: READ },
+  slotenable: { code: WRITE }, // limits: the board's slots (below)
+  slotdisable: { code: WRITE },
+  lock: { code: READ | WRITE },
+  slotcapacity: { code: READ },
+  slotsize: { code: READ },
+});
+
+function flag(slot: number, what: string, dflt: boolean): boolean {
+  const v = Preference.get(DOMAIN, 's' + slot + what);
+  return typeof v === 'boolean' ? v : dflt;
 }
+
+export class StoreEntity extends DeviceEntity<Op> {
+  private readonly slots: number;
+  private readonly capacity: number;
+  /** slotenable / slotdisable take a slot number 0..slots-1. */
+  private readonly slotLimits: OpLimits;
+
+  constructor(s: Settings, slots: number, capacity: number) {
+    super('store', OPS, 1, s, 'sto.');
+    this.slots = slots;
+    this.capacity = capacity;
+    this.slotLimits = Object.freeze({ min: 0, max: slots - 1 });
+  }
+
+  override limit(_index: number, param: string): number {
+    return param === 'slot' ? this.slots : 0;
+  }
+
+  override limits(op: Op): OpLimits | null {
+    return op === 'slotenable' || op === 'slotdisable' ? this.slotLimits : super.limits(op);
+  }
+
+  protected override read(_i: number, op: Op, p: readonly number[]): HalValue {
+    switch (op) {
+      case 'slotstate': return flag(p[0], 'en', true);
+      case 'lock': return flag(p[0], 'lock', false);
+      case 'slotcapacity': return this.capacity;
+    }
+    const data = Preference.get(DOMAIN, 's' + p[0] + 'data'); // slotsize
+    return data instanceof ArrayBuffer ? data.byteLength : 0;
+  }
+
+  protected override write(_i: number, op: Op, p: readonly number[], v: HalValue): void {
+    if (op === 'lock') {
+      Preference.set(DOMAIN, 's' + p[0] + 'lock', asBool(v, 'lock'));
+      return;
+    }
+    const slot = asNumber(v, 'slot');
+    if (flag(slot, 'lock', false)) throw new ApiError(aErrPermission, `slot ${slot} is locked: set store/0/lock/${slot} to false first`);
+    Preference.set(DOMAIN, 's' + slot + 'en', op === 'slotenable');
+  }
+}
+Object.freeze(StoreEntity.prototype);

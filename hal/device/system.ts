@@ -2,13 +2,14 @@
 // save (to Preference), reset (after the answer is sent) and factory defaults.
 
 import Time from 'time';
-import { ApiError, aErrRange } from '../../src/api/errors';
-import { utf8Length } from '../../src/util/text';
-import type { EntityHal, EntityOps } from '../types';
+import { deepFreeze } from '../../src/util/freeze';
+import type { EntityOps, HalValue } from '../types';
 import type { BoardProfile } from './board';
-import { makeEntity } from './entity';
+import { DeviceEntity } from './entity';
+import { evenUpTo, READ, RUN, WRITE, type OpTable } from './op-table';
+import type { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
-import { asBool, asNumber, asString, checkRange } from './values';
+import { asBool } from './values';
 
 type Op = EntityOps['system'];
 
@@ -22,104 +23,114 @@ export function packVersion(major: number, minor: number, patch: number): number
   return (((major & 0xf) << 28) | ((minor & 0xf) << 24) | (patch & 0xffffff)) >>> 0;
 }
 
-export interface SystemHooks {
-  /** Turn the LED on or off at a brightness 0..255 (absent when the board has no LED). */
-  led?(on: boolean, brightness: number): void;
-  /** Ask for a restart once the current answer has been sent. */
+/** What system/reset and factory defaults ask of the module. */
+export interface ResetRequester {
+  /** Restart once the current answer has been sent. */
   requestReset(): void;
 }
 
-export function defineSystemSettings(s: Settings, b: BoardProfile): void {
-  s.define('sys.router', 0);
-  s.define('sys.hbint', 10);
-  s.define('sys.ledmax', 255);
-  s.define('sys.bootslot', 255);
-  s.define('sys.swoffset', 0);
-  s.define('sys.name', b.name);
-  s.define('sys.linkif', 0);
-}
+const OPS: OpTable<Op> = deepFreeze({
+  module: { code: READ },
+  modulebaseaddress: { code: READ },
+  modulehardwareoffset: { fixed: 0 },
+  // Module addresses are even; the new offset takes effect after save and a reset.
+  modulesoftwareoffset: { setting: 'swoffset', factory: 0, limits: { values: evenUpTo(254) } },
+  router: { setting: 'router', factory: 0 },
+  routeraddresssetting: { setting: 'router', readOnly: true },
+  hbinterval: { setting: 'hbint', factory: 10 },
+  led: { code: READ | WRITE },
+  ledmaxbrightness: { setting: 'ledmax', factory: 255 },
+  bootslot: { setting: 'bootslot', factory: 255 },
+  version: { code: READ },
+  build: { code: READ },
+  model: { code: READ },
+  hardwareversion: { code: READ },
+  serialnumber: { code: READ },
+  uptime: { code: READ },
+  name: { setting: 'name' }, // factory: the board's name (defined by the constructor)
+  linkinterface: { setting: 'linkif', factory: 0 },
+  errors: { fixed: 0 },
+  save: { code: RUN },
+  reset: { code: RUN },
+  resetdevicetofactorydefaults: { code: RUN },
+});
 
-export interface SystemModel {
-  readonly entity: EntityHal<Op>;
-  /** Re-apply what a boot applies (after a soft reset). */
-  reboot(): void;
-}
+export class SystemEntity extends DeviceEntity<Op> {
+  private readonly board: BoardProfile;
+  private readonly serial: number;
+  private readonly firmware: Firmware;
+  private readonly ledPin: PwmPin | null;
+  private readonly resets: ResetRequester;
+  private readonly bootTicks: number;
+  private ledOn = false;
+  /** The software offset saved at the last boot: system/module follows it only after a reset. */
+  private offsetAtBoot = 0;
 
-export function createSystem(
-  s: Settings, b: BoardProfile, serial: number, fw: Firmware, hooks: SystemHooks,
-): SystemModel {
-  const bootTicks = Time.ticks;
-  let led = false;
-  // module address: the base plus the software offset saved at the last boot (takes effect after reset).
-  let offsetAtBoot = s.num('sys.swoffset');
-  const applyLed = (): void => { if (hooks.led) hooks.led(led, s.num('sys.ledmax')); };
-
-  const get: { [K in Op]?: () => number | boolean | string } = {
-    module: () => (b.moduleAddress + offsetAtBoot) & 0xff,
-    modulebaseaddress: () => b.moduleAddress,
-    modulehardwareoffset: () => 0,
-    modulesoftwareoffset: () => s.num('sys.swoffset'),
-    router: () => s.num('sys.router'),
-    routeraddresssetting: () => s.num('sys.router'),
-    hbinterval: () => s.num('sys.hbint'),
-    bootslot: () => s.num('sys.bootslot'),
-    version: () => fw.version,
-    build: () => fw.build,
-    model: () => b.model,
-    hardwareversion: () => ((b.model << 24) | (b.hardwareVersion & 0xffffff)) >>> 0,
-    serialnumber: () => serial,
-    // Time.ticks is milliseconds since boot; on ESP32 it wraps after 49.7 days, uptime with it.
-    uptime: () => Math.floor(((Time.ticks - bootTicks) >>> 0) / 60000),
-    name: () => s.str('sys.name'),
-    linkinterface: () => s.num('sys.linkif'),
-    errors: () => 0,
-  };
-  const set: { [K in Op]?: (v: unknown) => void } = {
-    router: (v) => s.set('sys.router', asNumber(v as number, 'router')),
-    hbinterval: (v) => s.set('sys.hbint', asNumber(v as number, 'hbinterval')),
-    bootslot: (v) => s.set('sys.bootslot', asNumber(v as number, 'bootslot')),
-    modulesoftwareoffset: (v) => {
-      const n = asNumber(v as number, 'modulesoftwareoffset');
-      if (n & 1) throw new ApiError(aErrRange, `modulesoftwareoffset ${n} must be even (0..254)`);
-      s.set('sys.swoffset', n);
-    },
-    name: (v) => {
-      const text = asString(v as string, 'name');
-      checkRange('name length', utf8Length(text), 0, 32);
-      s.set('sys.name', text);
-    },
-    linkinterface: (v) => s.set('sys.linkif', asNumber(v as number, 'linkinterface')),
-  };
-  if (hooks.led) {
-    get.led = () => led;
-    get.ledmaxbrightness = () => s.num('sys.ledmax');
-    set.led = (v) => { led = asBool(v as boolean, 'led'); applyLed(); };
-    set.ledmaxbrightness = (v) => { s.set('sys.ledmax', asNumber(v as number, 'ledmaxbrightness')); applyLed(); };
+  constructor(s: Settings, b: BoardProfile, serial: number, fw: Firmware, ledPin: PwmPin | null, resets: ResetRequester) {
+    super('system', OPS, 1, s, 'sys.');
+    s.define('sys.name', b.name);
+    this.board = b;
+    this.serial = serial;
+    this.firmware = fw;
+    this.ledPin = ledPin;
+    this.resets = resets;
+    this.bootTicks = Time.ticks;
   }
 
-  const getters: { [K in Op]?: () => number | boolean | string } = get;
-  const setters: { [K in Op]?: (i: number, p: readonly number[], v: unknown) => void } = {};
-  for (const k in set) {
-    const f = set[k as Op]!;
-    setters[k as Op] = (_i, _p, v) => f(v);
+  override supports(op: Op): boolean {
+    if ((op === 'led' || op === 'ledmaxbrightness') && !this.ledPin) return false;
+    return super.supports(op);
   }
-  const entity = makeEntity('system', {
-    count: 1,
-    get: getters,
-    set: setters,
-    run: {
-      save: () => s.save(),
-      reset: () => hooks.requestReset(),
-      resetdevicetofactorydefaults: () => {
-        s.erase();
-        offsetAtBoot = 0;
-        hooks.requestReset();
-      },
-    },
-  });
-  return {
-    entity,
-    // What a boot re-reads: the module address follows the saved software offset.
-    reboot: () => { offsetAtBoot = s.num('sys.swoffset'); led = false; applyLed(); },
-  };
+
+  /** What a boot re-reads: the module address follows the saved software offset; the LED starts off. */
+  override boot(): void {
+    this.offsetAtBoot = this.settings.num('sys.swoffset');
+    this.ledOn = false;
+    this.applyLed();
+  }
+
+  protected override read(_i: number, op: Op): HalValue {
+    const b = this.board;
+    switch (op) {
+      case 'module': return (b.moduleAddress + this.offsetAtBoot) & 0xff;
+      case 'modulebaseaddress': return b.moduleAddress;
+      case 'led': return this.ledOn;
+      case 'version': return this.firmware.version;
+      case 'build': return this.firmware.build;
+      case 'model': return b.model;
+      case 'hardwareversion': return ((b.model << 24) | (b.hardwareVersion & 0xffffff)) >>> 0;
+      case 'serialnumber': return this.serial;
+      // Time.ticks is milliseconds since boot; on ESP32 it wraps after 49.7 days, uptime with it.
+      case 'uptime': return Math.floor(((Time.ticks - this.bootTicks) >>> 0) / 60000);
+    }
+    throw this.unsupported(op);
+  }
+
+  protected override write(_i: number, op: Op, _p: readonly number[], v: HalValue): void {
+    if (op !== 'led') throw this.unsupported(op);
+    this.ledOn = asBool(v, 'led');
+    this.applyLed();
+  }
+
+  protected override changed(_i: number, op: Op): void {
+    if (op === 'ledmaxbrightness') this.applyLed();
+  }
+
+  protected override action(_i: number, op: Op): void {
+    if (op === 'save') {
+      this.settings.save();
+    } else if (op === 'reset') {
+      this.resets.requestReset();
+    } else {
+      this.settings.erase();
+      this.offsetAtBoot = 0;
+      this.resets.requestReset();
+    }
+  }
+
+  private applyLed(): void {
+    const pin = this.ledPin;
+    if (pin) pin.drive(1000, this.ledOn ? this.settings.num('sys.ledmax') / 255 : 0);
+  }
 }
+Object.freeze(SystemEntity.prototype);

@@ -1,78 +1,64 @@
 // uart: ECMA-419 Serial ports from the profile. The module offers the link settings a plain UART has
-// (8N1, no flow control: ECMA-419 Serial takes a baud rate and pins only); protocol 0 (undefined: bytes pass through) is the only protocol, and
-// nothing reads the port yet: enable opens it so another part of the firmware can use it.
+// (8N1, no flow control: ECMA-419 Serial takes a baud rate and pins only); protocol 0 (undefined: bytes
+// pass through) is the only protocol, and nothing reads the port yet: enable opens it so another part of
+// the firmware can use it. linkchannel reads the port's own index (not linked) and cannot be set.
 
 import Serial from 'embedded:io/serial';
-import { ApiError, aErrIO, aErrMode, aErrRange } from '../../src/api/errors';
-import type { EntityHal, EntityOps } from '../types';
+import { ApiError, aErrIO } from '../../src/api/errors';
+import { deepFreeze } from '../../src/util/freeze';
+import type { EntityOps, HalValue } from '../types';
 import type { UartPins } from './board';
-import { makeEntity } from './entity';
+import { DeviceEntity } from './entity';
+import { READ, type OpTable } from './op-table';
 import type { Settings } from './settings';
-import { asBool, asNumber } from './values';
 
 type Op = EntityOps['uart'];
-const BAUD_MIN = 300;
-const BAUD_MAX = 5000000;
 
-export interface UartModel {
-  readonly entity: EntityHal<Op>;
-  apply(): void;
-}
+const OPS: OpTable<Op> = deepFreeze({
+  enable: { setting: 'en', factory: false },
+  // Automatic (0) is not available: a fixed rate between what the ESP32 UART makes.
+  baudrate: { setting: 'baud', factory: 115200, limits: { min: 300, max: 5000000 } },
+  protocol: { fixed: 0, limits: { values: [0] } },
+  linkchannel: { code: READ },
+  stopbits: { fixed: 0, limits: { values: [0] } },
+  parity: { fixed: 0, limits: { values: [0] } },
+  databits: { fixed: 8, limits: { values: [8] } },
+  flowcontrol: { fixed: 0, limits: { values: [0] } },
+  capableprotocols: { fixed: 1 },
+  availableprotocols: { fixed: 1 },
+});
 
-export function createUart(s: Settings, ports: readonly UartPins[]): UartModel {
-  const io: (Serial | null)[] = ports.map(() => null);
-  const k = (i: number, what: string) => 'uart' + i + '.' + what;
-  ports.forEach((_p, i) => {
-    s.define(k(i, 'en'), false);
-    s.define(k(i, 'baud'), 115200);
-  });
-  const apply = (i: number): void => {
-    const old = io[i];
-    io[i] = null;
+export class UartEntity extends DeviceEntity<Op> {
+  private readonly ports: readonly UartPins[];
+  private readonly io: (Serial | null)[];
+
+  constructor(s: Settings, ports: readonly UartPins[]) {
+    super('uart', OPS, ports.length, s, 'uart');
+    this.ports = ports;
+    this.io = [];
+    for (let i = 0; i < ports.length; i++) this.io.push(null);
+  }
+
+  override boot(): void {
+    for (let i = 0; i < this.ports.length; i++) this.changed(i);
+  }
+
+  protected override read(i: number): HalValue {
+    return i; // linkchannel: own index = not linked
+  }
+
+  /** enable or baudrate changed: reopen the port at the saved rate, or leave it closed. */
+  protected override changed(i: number): void {
+    const old = this.io[i];
+    this.io[i] = null;
     if (old) old.close();
-    if (!s.bool(k(i, 'en'))) return;
-    const p = ports[i];
+    if (!this.settings.bool(this.key(i, 'en'))) return;
+    const p = this.ports[i];
     try {
-      io[i] = new Serial({ port: p.port, transmit: p.transmit, receive: p.receive, baud: s.num(k(i, 'baud')) });
+      this.io[i] = new Serial({ port: p.port, transmit: p.transmit, receive: p.receive, baud: this.settings.num(this.key(i, 'baud')) });
     } catch (e) {
       throw new ApiError(aErrIO, `uart ${i} (port ${p.port}): ${(e as Error).message}`);
     }
-  };
-  const only = (i: number, what: string, v: unknown, allowed: number, meaning: string): void => {
-    const n = asNumber(v as number, what);
-    if (n !== allowed) throw new ApiError(aErrMode, `uart ${i}: ${what} ${n} is not available; this board has ${allowed} (${meaning})`);
-  };
-  const entity = makeEntity('uart', {
-    count: ports.length,
-    get: {
-      enable: (i) => s.bool(k(i, 'en')),
-      baudrate: (i) => s.num(k(i, 'baud')),
-      protocol: () => 0,
-      linkchannel: (i) => i,
-      stopbits: () => 0,
-      parity: () => 0,
-      databits: () => 8,
-      flowcontrol: () => 0,
-      capableprotocols: () => 1,
-      availableprotocols: () => 1,
-    },
-    set: {
-      enable: (i, _p, v) => { s.set(k(i, 'en'), asBool(v, 'enable')); apply(i); },
-      baudrate: (i, _p, v) => {
-        const baud = asNumber(v, 'baudrate');
-        if (baud < BAUD_MIN || baud > BAUD_MAX) {
-          throw new ApiError(aErrRange, `baudrate ${baud} out of range ${BAUD_MIN}..${BAUD_MAX} (automatic, 0, is not available)`);
-        }
-        s.set(k(i, 'baud'), baud);
-        if (s.bool(k(i, 'en'))) apply(i);
-      },
-      protocol: (i, _p, v) => only(i, 'protocol', v, 0, 'undefined: bytes pass through'),
-      linkchannel: (i, _p, v) => only(i, 'linkchannel', v, i, 'not linked'),
-      stopbits: (i, _p, v) => only(i, 'stopbits', v, 0, '1 stop bit'),
-      parity: (i, _p, v) => only(i, 'parity', v, 0, 'none'),
-      databits: (i, _p, v) => only(i, 'databits', v, 8, '8 data bits'),
-      flowcontrol: (i, _p, v) => only(i, 'flowcontrol', v, 0, 'none'),
-    },
-  });
-  return { entity, apply: () => ports.forEach((_p, i) => apply(i)) };
+  }
 }
+Object.freeze(UartEntity.prototype);

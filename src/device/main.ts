@@ -3,7 +3,7 @@
 // On ESP32 Moddable's setup/network has joined Wi-Fi (config.ssid) before this module runs.
 
 import config from 'mc/config';
-import port from 'hal/device/port';
+import platform from 'hal/device/platform';
 import { Api } from '../api/api';
 import { standardTextCodec } from '../util/text';
 import { board } from '../../hal/device/board';
@@ -31,7 +31,7 @@ let server: DeviceServer | null = null;
 
 const device = createDeviceModule({
   board: board(),
-  port,
+  platform,
   firmware: {
     version: packVersion(fw.major ?? 0, fw.minor ?? 1, fw.patch ?? 0),
     build: configNumber(fw.build),

@@ -7,7 +7,7 @@ import type TCP from 'embedded:io/socket/tcp';
 import Time from 'time';
 import Timer from 'timer';
 import { Connection, type RequestHandler } from '../http/connection';
-import { DeviceTransport, type TransportEvents } from './transport';
+import { DeviceTransport, READ_CHUNK, type TransportEvents } from './transport';
 import type { TextCodec } from '../util/text';
 
 export interface DeviceServerOptions {
@@ -36,6 +36,8 @@ export class DeviceServer implements TransportEvents {
   private current: DeviceTransport | null = null;
   private readonly listener: Listener;
   private readonly timer: Timer;
+  /** The one read buffer every connection's reads go through (handed on at once). */
+  private readonly readBuffer = new Uint8Array(READ_CHUNK);
 
   constructor(handler: RequestHandler, options: DeviceServerOptions) {
     this.handler = handler;
@@ -101,7 +103,7 @@ export class DeviceServer implements TransportEvents {
       if (!socket) return;
       let t: DeviceTransport;
       try {
-        t = new DeviceTransport(socket, this);
+        t = new DeviceTransport(socket, this, this.readBuffer);
       } catch (e) {
         trace(`accept failed: ${(e as Error).message}\n`);
         continue;
@@ -120,3 +122,4 @@ export class DeviceServer implements TransportEvents {
     this.connections.forEach((c) => { c.checkTimeout(); });
   }
 }
+Object.freeze(DeviceServer.prototype);

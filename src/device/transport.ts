@@ -1,6 +1,7 @@
 // One accepted TCP socket (ECMA-419 embedded:io/socket/tcp) as the Transport of a Connection.
-// Reads go into one preallocated buffer shared by every connection: a read is handed to the Connection at
-// once and the request parser copies what it keeps, so no connection holds on to it. Writes honour the
+// Reads go into one buffer the server allocates and shares with every connection (not module-level: this
+// module is preloaded, and its data is frozen in flash): a read is handed to the Connection at once and
+// the request parser copies what it keeps, so no connection holds on to it. Writes honour the
 // socket's writable count (a write beyond it throws "would block"): the rest waits in a queue drained by
 // onWritable; while that queue is over QUEUE_MAX the socket is not read, which bounds it (answers are only
 // made from requests). close() waits for the queue to drain so a last answer is not cut off, but no
@@ -17,8 +18,6 @@ export const QUEUE_MAX = 8192;
 /** How long a closing socket may wait for its peer to take the last answer. */
 export const LINGER_MS = 5000;
 
-const readBuffer = new Uint8Array(READ_CHUNK);
-
 export interface TransportEvents {
   /** Bytes arrived: feed them to the Connection (synchronously). */
   data(t: DeviceTransport, bytes: Uint8Array): void;
@@ -31,6 +30,8 @@ export interface TransportEvents {
 export class DeviceTransport implements Transport {
   private readonly tcp: TCP;
   private readonly events: TransportEvents;
+  /** READ_CHUNK bytes shared by every connection of the server. */
+  private readonly readBuffer: Uint8Array;
   private readable = 0;
   private writable = 0;
   private readonly queue: Uint8Array[] = [];
@@ -42,8 +43,9 @@ export class DeviceTransport implements Transport {
   private flushed: (() => void) | null = null;
   private linger: Timer | undefined;
 
-  constructor(socket: TCP, events: TransportEvents) {
+  constructor(socket: TCP, events: TransportEvents, readBuffer: Uint8Array) {
     this.events = events;
+    this.readBuffer = readBuffer;
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
     this.tcp = new TCP({
@@ -137,7 +139,7 @@ export class DeviceTransport implements Transport {
   private pump(): void {
     while (!this.done && !this.closing && this.readable > 0 && this.queued <= QUEUE_MAX) {
       const n = Math.min(this.readable, READ_CHUNK);
-      const view = n === READ_CHUNK ? readBuffer : readBuffer.subarray(0, n);
+      const view = n === READ_CHUNK ? this.readBuffer : this.readBuffer.subarray(0, n);
       this.tcp.read(view);
       this.readable -= n;
       this.events.data(this, view);
@@ -158,3 +160,4 @@ export class DeviceTransport implements Transport {
     if (then) then();
   }
 }
+Object.freeze(DeviceTransport.prototype);

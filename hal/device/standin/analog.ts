@@ -21,3 +21,4 @@ export default class Analog {
   get format(): 'number' { return 'number'; }
   set format(_value: 'number') { /* only number */ }
 }
+Object.freeze(Analog.prototype);

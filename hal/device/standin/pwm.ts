@@ -25,3 +25,4 @@ export default class PWM {
   get format(): 'number' { return 'number'; }
   set format(_value: 'number') { /* only number */ }
 }
+Object.freeze(PWM.prototype);

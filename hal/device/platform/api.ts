@@ -1,0 +1,15 @@
+// The platform layer: what differs between the module build (esp32) and the desktop host (lin) that no
+// ECMA-419 class covers. The manifest maps the bare specifier 'hal/device/platform' to platform/esp32.ts
+// or platform/lin.ts; both implement this. Platform files import no relative module: XS would resolve
+// it against 'hal/device/platform'. (Named "platform", not "port": `port` is also a USB entity.)
+
+export interface PlatformApi {
+  /** Restart the chip; false when the platform cannot (the caller then does a soft reset). */
+  restart(): boolean;
+  /** The network interface's MAC address, "aa:bb:cc:dd:ee:ff". */
+  macAddress(): string;
+  /** Effective IPv4 address, dotted quad ('' when not connected). */
+  ipAddress(): string;
+  /** Effective DNS servers. */
+  dnsAddresses(): string[];
+}

@@ -1,0 +1,66 @@
+// Fake of ECMA-419 embedded:io/socket/tcp over the fake network: `onWritable(count)` reports the bytes
+// the network takes now (the connection's window less what the client has not taken), a write beyond it
+// throws as the real one does ("would block"), and a peer's close arrives as onError.
+
+import { net, type Conn } from './net';
+
+export interface TCPOptions {
+  from?: TCP;
+  format?: string;
+  onReadable?(this: TCP, count: number): void;
+  onWritable?(this: TCP, count: number): void;
+  onError?(this: TCP): void;
+}
+
+export default class TCP {
+  private conn: Conn | null;
+  private readonly options: TCPOptions;
+
+  constructor(options: TCPOptions) {
+    this.options = options;
+    const from = options.from;
+    if (!from || !from.conn) throw new Error('fake TCP: only accepted sockets ({from}) are supported');
+    this.conn = from.conn;
+    from.conn = null;
+    this.conn.server = this;
+    const conn = this.conn;
+    net.notifyWritable(conn);
+    if (conn.up.length) net.notifyReadable(conn);
+  }
+
+  /** What Listener.read() hands out. */
+  static accepted(conn: Conn): TCP {
+    const t = Object.create(TCP.prototype) as TCP;
+    (t as unknown as { conn: Conn; options: TCPOptions }).conn = conn;
+    (t as unknown as { options: TCPOptions }).options = {};
+    return t;
+  }
+
+  read(buffer: Uint8Array): void {
+    const conn = this.open();
+    conn.up.take(buffer, buffer.length);
+  }
+
+  write(bytes: Uint8Array): void {
+    const conn = this.open();
+    if (bytes.length > conn.writable()) throw new Error('would block');
+    conn.down.push(bytes);
+    net.notifyDelivered(conn);
+  }
+
+  close(): void {
+    const conn = this.conn;
+    if (!conn || conn.serverClosed) return;
+    conn.serverClosed = true; // bytes already written still reach the client (FIN after data)
+    net.notifyDelivered(conn);
+  }
+
+  fireReadable(count: number): void { if (this.options.onReadable) this.options.onReadable.call(this, count); }
+  fireWritable(count: number): void { if (this.options.onWritable) this.options.onWritable.call(this, count); }
+  fireError(): void { if (this.options.onError) this.options.onError.call(this); }
+
+  private open(): Conn {
+    if (!this.conn || this.conn.serverClosed) throw new Error('fake TCP: socket closed');
+    return this.conn;
+  }
+}
