@@ -47,7 +47,8 @@ const device = createDeviceModule({
 // One UTF-8 codec for the API and every connection (made now, at run time: host functions exist).
 const codec = standardTextCodec();
 // Allowed hosts, CORS origins and token: manifest config.http, mcconfig arguments, saved settings.
-const access = accessFromConfig(config.http ?? {}, config, (key) => Preference.get(ACCESS_DOMAIN, key));
+type ConfigSource = { readonly [key: string]: unknown };
+const access = accessFromConfig((config.http ?? {}) as ConfigSource, config as ConfigSource, (key) => Preference.get(ACCESS_DOMAIN, key));
 const api = new Api([device], { ...access, codec, ticks: () => Time.ticks });
 server = new DeviceServer(api, {
   codec,
