@@ -1,11 +1,12 @@
 // uart: serial settings. A protocol must be one the hardware can run (capableprotocols); the BrainStem
 // protocol has one engine, so only one enabled uart runs it at a time (availableprotocols).
 
-import { ApiError, aErrRange, aErrResource } from '../../src/api/errors';
+import { ApiError, aErrResource } from '../../src/api/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { asBool, asNumber, checkIndex, checkRange } from './values';
+import { bitsOf, indexOf, range } from './limits';
+import { asBool, asNumber } from './values';
 
 const PROTOCOL_BRAINSTEM = 2;
 const MAX_BAUD = 4_000_000;
@@ -30,6 +31,8 @@ export function createUart(ctx: SimContext): EntityHal<EntityOps['uart']> {
   };
   return makeEntity(ctx, 'uart', {
     registers: regs,
+    // baudrate 0 = automatic; protocol: one the hardware can run (capableprotocols).
+    limits: { baudrate: range(0, MAX_BAUD), linkchannel: indexOf(n), protocol: bitsOf(capable) },
     get: {
       capableprotocols: () => capable,
       availableprotocols: (i) => available(i),
@@ -37,7 +40,6 @@ export function createUart(ctx: SimContext): EntityHal<EntityOps['uart']> {
     set: {
       protocol: (i, _p, v) => {
         const pr = asNumber(v, 'protocol');
-        if (!(capable & (1 << pr))) throw new ApiError(aErrRange, `uart protocol ${pr} not supported (capableprotocols 0x${capable.toString(16)})`);
         checkAvailable(i, pr, regs.bool(i, 'enable'));
         regs.write(i, 'protocol', [], pr);
       },
@@ -46,8 +48,8 @@ export function createUart(ctx: SimContext): EntityHal<EntityOps['uart']> {
         checkAvailable(i, regs.num(i, 'protocol'), on);
         regs.write(i, 'enable', [], on);
       },
-      baudrate: (i, _p, v) => regs.write(i, 'baudrate', [], checkRange('baudrate (0 = automatic)', asNumber(v, 'baudrate'), 0, MAX_BAUD)),
-      linkchannel: (i, _p, v) => regs.write(i, 'linkchannel', [], checkIndex('uart linkchannel', asNumber(v, 'linkchannel'), n)),
+      baudrate: (i, _p, v) => regs.write(i, 'baudrate', [], asNumber(v, 'baudrate')),
+      linkchannel: (i, _p, v) => regs.write(i, 'linkchannel', [], asNumber(v, 'linkchannel')),
     },
   });
 }
