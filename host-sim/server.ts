@@ -6,6 +6,7 @@ import { Connection } from '../src/http/connection';
 import { Api } from '../src/api/api';
 import type { ModuleHal } from '../hal/types';
 import type { TextCodec } from '../src/util/text';
+import { simOpenApi } from './openapi-source';
 
 /** Node's Buffer encodes and decodes UTF-8 several times faster than TextEncoder/TextDecoder. */
 export const nodeTextCodec: TextCodec = {
@@ -37,7 +38,7 @@ export interface RunningServer {
 
 /** Start serving; resolves once listening (port 0 picks a free port). */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
-  const api = new Api(options.devices, { cors: options.cors, codec: nodeTextCodec });
+  const api = new Api(options.devices, { cors: options.cors, codec: nodeTextCodec, openapi: simOpenApi() });
   const maxConnections = options.maxConnections ?? 256;
   const lingerMs = options.lingerMs ?? 5000;
   const connections = new Set<Connection>();
