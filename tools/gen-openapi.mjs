@@ -11,7 +11,7 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { openApiDocuments } = require(path.join(root, 'build/src/openapi/documents.js'));
+const { openApiDocuments } = require(path.join(root, 'build/host-sim/openapi-documents.js'));
 
 const check = process.argv.includes('--check');
 let stale = 0;

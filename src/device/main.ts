@@ -10,6 +10,7 @@ import { board } from '../../hal/device/board';
 import { createDeviceModule } from '../../hal/device/module';
 import { packVersion } from '../../hal/device/system';
 import { DeviceServer } from './server';
+import { deviceOpenApi } from './openapi';
 
 interface HttpConfig { port?: number; connections?: number; cors?: boolean; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -43,7 +44,7 @@ const device = createDeviceModule({
 
 // One UTF-8 codec for the API and every connection (made now, at run time: host functions exist).
 const codec = standardTextCodec();
-const api = new Api([device], { cors: http.cors === true, codec });
+const api = new Api([device], { cors: http.cors === true, codec, openapi: deviceOpenApi() });
 server = new DeviceServer(api, {
   codec,
   port: device.httpPort(),

@@ -2,8 +2,8 @@
 // its own firmware version. Node-only build-time helper for tools/gen-openapi.mjs and the tests.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openApiDocument } from './generate';
-import { FIRMWARE } from '../../hal/sim/system';
+import { openApiDocument } from '../src/openapi/generate';
+import { FIRMWARE } from '../hal/sim/system';
 
 export const SIM_DOCUMENT = 'resources/openapi-sim.json.gz';
 export const DEVICE_DOCUMENT = 'resources/openapi-device.json.gz';
