@@ -225,8 +225,9 @@ const PUT_ONLY: { [route: string]: (m: SimModule) => void } = {
     set(m, 'powerdelivery', 1, 'requestdataobject', 0); // withdraws it: automatic again
     assert.equal(num(m, 'powerdelivery', 1, 'requestdataobject', [0]), auto);
     assert.notEqual(auto, rdo);
-    throwsCode(() => set(m, 'powerdelivery', 1, 'requestdataobject', fixedRdo(6, 100, 100)), E_RANGE);
-    throwsCode(() => set(m, 'powerdelivery', 1, 'requestdataobject', fixedRdo(2, 3500, 3500)), E_RANGE);
+    // What the attached partner offers is module state: 409 aErrMode.
+    throwsCode(() => set(m, 'powerdelivery', 1, 'requestdataobject', fixedRdo(6, 100, 100)), E_MODE);
+    throwsCode(() => set(m, 'powerdelivery', 1, 'requestdataobject', fixedRdo(2, 3500, 3500)), E_MODE);
   },
   'powerdelivery/requestcommand': (m) => {
     set(m, 'powerdelivery', 0, 'requestcommand', 5);
