@@ -92,10 +92,15 @@ async function walk(profile: SimProfile, validator: OpenApiValidator): Promise<{
     if (r.get !== '-') {
       read = await call(api, 'GET', p);
       check('GET', p, read);
+    } else {
+      check('PUT', p, await call(api, 'GET', p)); // 405 (documented on the PUT's path item)
     }
     if (r.put !== '-' && r.put !== 'BYTES') {
       const a = await call(api, 'PUT', p, { value: valueFor(r, read, entities[r.entity]?.operations[r.op]) });
       check('PUT', p, a);
+      // And refusals: a malformed value (400), a value of the wrong JSON type (400).
+      check('PUT', p, await call(api, 'PUT', p, { value: '1.5x' }));
+      check('PUT', p, await call(api, 'PUT', p, { value: { nested: true } }));
     }
   }
   return { answers, problems };

@@ -9,7 +9,19 @@ import { Api } from '../src/api/api';
 import { routeForms } from '../src/api/routes';
 import { routeBounds } from '../src/openapi/schemas';
 import { createSimModule, PROFILES, type SimProfile } from '../hal/sim/index';
-import { call } from './helpers';
+import { call, type Answer } from './helpers';
+import { OpenApiValidator } from './openapi-validator';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+// Every answer of the walk is also checked against the OpenAPI document.
+const validator = new OpenApiValidator(JSON.parse(gunzipSync(fs.readFileSync(path.resolve(__dirname, '../../resources/openapi-sim.json.gz'))).toString('utf8')));
+
+function conforms(method: string, p: string, a: Answer): Answer {
+  assert.equal(validator.check(method, p, a.status, a.json), '');
+  return a;
+}
 
 const SERIAL = 0x0badcafe;
 const BASE = '/api/v1/device/0x0BADCAFE';
@@ -49,8 +61,8 @@ function probes(op: Op, lo: number, hi: number): [number[], number[]] {
 }
 
 async function putAt(api: Api, entity: string, index: number, name: string, op: Op, value: unknown) {
-  const path = `${BASE}/${entity}/${index}/${name}` + op.params.map((p) => '/' + p.min).join('');
-  return call(api, 'PUT', path, { value: op.type.startsWith('list') ? [value] : value });
+  const p = `${BASE}/${entity}/${index}/${name}` + op.params.map((q) => '/' + q.min).join('');
+  return conforms('PUT', p, await call(api, 'PUT', p, { value: op.type.startsWith('list') ? [value] : value }));
 }
 
 for (const profile of PROFILES) {
@@ -97,8 +109,8 @@ for (const profile of PROFILES) {
           const forms = routeForms(entity, name)!;
           const putForm = forms.find((r) => r.put !== '-' && r.put !== 'BYTES');
           if (!putForm || op.put) continue;
-          const path = `${BASE}/${entity}/0/${name}` + putForm.params.map((p) => '/' + p.min).join('');
-          const a = await call(api, 'PUT', path, { value: 0 });
+          const p = `${BASE}/${entity}/0/${name}` + putForm.params.map((q) => '/' + q.min).join('');
+          const a = conforms('PUT', p, await call(api, 'PUT', p, { value: 0 }));
           assert.equal(a.status, 501, `${entity}/${name}`);
           assert.equal(a.json.response.error, 'aErrUnimplemented');
         }

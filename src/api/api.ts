@@ -176,6 +176,7 @@ export class Api implements RequestHandler {
     if (req.method === 'OPTIONS') {
       res.status = 204;
       res.allow = 'GET, HEAD, OPTIONS';
+      if (this.cors) res.extraHeaders = preflightHeaders(res.allow);
       return;
     }
     checkSiteMethod(req.method, path, res);
