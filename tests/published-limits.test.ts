@@ -9,6 +9,7 @@ import { Api } from '../src/api/api';
 import { routeForms } from '../src/api/routes';
 import { routeBounds } from '../src/openapi/schemas';
 import { createSimModule, PROFILES, type SimProfile } from '../hal/sim/index';
+import type { EntityHal, ModuleHal } from '../hal/types';
 import { call, type Answer } from './helpers';
 import { OpenApiValidator } from './openapi-validator';
 import * as fs from 'node:fs';
@@ -100,24 +101,31 @@ for (const profile of PROFILES) {
       }
       assert.ok(walked > 0, 'some limits were walked');
     });
-
-    it('answers PUT with 501 where it publishes no put', async () => {
-      const entities = await describeOf(profile);
-      const api = fresh(profile);
-      for (const entity of Object.keys(entities)) {
-        for (const [name, op] of Object.entries(entities[entity].operations)) {
-          const forms = routeForms(entity, name)!;
-          const putForm = forms.find((r) => r.put !== '-' && r.put !== 'BYTES');
-          if (!putForm || op.put) continue;
-          const p = `${BASE}/${entity}/0/${name}` + putForm.params.map((q) => '/' + q.min).join('');
-          const a = conforms('PUT', p, await call(api, 'PUT', p, { value: 0 }));
-          assert.equal(a.status, 501, `${entity}/${name}`);
-          assert.equal(a.json.response.error, 'aErrUnimplemented');
-        }
-      }
-    });
   });
 }
+
+describe('published limits: read-only operations', () => {
+  it('a module that cannot set an operation publishes no put and answers PUT with 501', async () => {
+    // No simulator profile has one today, so a module wraps the simulator's system entity to say
+    // hbinterval is read-only here (as a board with a fixed heartbeat would).
+    const sim = createSimModule({ serialNumber: SERIAL });
+    const system = sim.entities.system!;
+    const fixed: EntityHal = {
+      count: system.count, supports: (op) => system.supports(op as never), limit: (i, p) => system.limit(i, p),
+      limits: (op) => (op === 'hbinterval' ? { readOnly: true } : system.limits!(op as never)),
+      get: (i, op, p) => system.get(i, op as never, p), set: (i, op, p, v) => system.set(i, op as never, p, v), run: (i, op, p) => system.run(i, op as never, p),
+    };
+    const module: ModuleHal = { serialNumber: SERIAL, entities: { ...sim.entities, system: fixed }, now: () => sim.now(), afterResponse: () => sim.afterResponse() };
+    const api = new Api([module]);
+    const op = (await call(api, 'GET', BASE)).json.response.entities.system.operations.hbinterval;
+    assert.deepEqual(op, { get: 'int', type: 'u8', unit: '25.6ms', params: [] });
+    const a = conforms('PUT', `${BASE}/system/0/hbinterval`, await call(api, 'PUT', `${BASE}/system/0/hbinterval`, { value: 5 }));
+    assert.equal(a.status, 501);
+    assert.equal(a.json.response.error, 'aErrUnimplemented');
+    assert.deepEqual(a.json.request.parameters, { value: 5 });
+    assert.equal((await call(api, 'GET', `${BASE}/system/0/hbinterval`)).status, 200, 'still readable');
+  });
+});
 
 describe('published limits: what each profile publishes', () => {
   it('publishes the rail rating, the digital value, the mux split bits and the port Vbus setpoint', async () => {
