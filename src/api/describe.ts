@@ -6,7 +6,7 @@
 // joins them.
 
 import { serialText } from './path-match';
-import { ENTITY_NAMES, routeForms, allRoutes, type Route, type RouteParam } from './routes';
+import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from './routes';
 import type { EntityHal, ModuleHal, OpLimits } from '../../hal/types';
 
 type Halls = { readonly [name: string]: EntityHal | undefined };
@@ -62,11 +62,9 @@ export function operationJson(forms: readonly Route[], hal: EntityHal, op: strin
 export function entityJson(name: string, hal: EntityHal | undefined): string {
   if (!hal) return '';
   let ops = '';
-  const seen: string[] = [];
-  for (const r of allRoutes()) {
-    if (r.entity !== name || seen.indexOf(r.op) >= 0 || !hal.supports(r.op)) continue;
-    seen.push(r.op);
-    ops += (ops ? ',' : '') + '"' + r.op + '":' + operationJson(routeForms(name, r.op)!, hal, r.op);
+  for (const op of operationsOf(name)) {
+    if (!hal.supports(op)) continue;
+    ops += (ops ? ',' : '') + '"' + op + '":' + operationJson(routeForms(name, op)!, hal, op);
   }
   if (!ops) return ''; // present but able to do nothing (app, i2c): not listed
   return '"' + name + '":{"count":' + hal.count + ',"operations":{' + ops + '}}';
