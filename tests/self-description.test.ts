@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import * as httpMocks from 'node-mocks-http';
 import { Api } from '../src/api/api';
 import { acceptsGzip } from '../src/api/site';
+import { describeDevice } from '../src/api/describe';
 import { nodeHttpListener } from '../host-sim/node-http-adapter';
 import { simOpenApi } from '../host-sim/openapi-source';
 import { createSimModule } from '../hal/sim/index';
@@ -124,5 +125,19 @@ describe('GET /api/v1/openapi.json', () => {
     assert.equal(acceptsGzip('identity'), false);
     assert.equal(acceptsGzip('gzip;q=0, *'), false);
     assert.equal(acceptsGzip('br, *;q=0'), false);
+  });
+});
+
+describe('the device description is made in pieces', () => {
+  it('one piece per entity, between a head and a tail, that join into the answer', async () => {
+    const module = createSimModule({ serialNumber: SERIAL });
+    const pieces: string[] = [];
+    describeDevice(module, (piece) => { pieces.push(piece); });
+    const answer = (await call(new Api([module]), 'GET', `${BASE}/0x1234ABCD`)).json.response;
+    assert.equal(pieces.length, Object.keys(answer.entities).length + 2);
+    assert.deepEqual(JSON.parse(pieces.join('')), answer);
+    // A module sends each piece as it is made: the largest is one entity (port), not the whole.
+    const largest = Math.max(...pieces.map((p) => p.length));
+    assert.ok(largest < pieces.join('').length / 4, `largest piece ${largest} bytes`);
   });
 });
