@@ -708,7 +708,7 @@ describe('sim HAL: digital, servo, signal, uart, mux', () => {
     assert.equal(num(m, 'uart', 1, 'availableprotocols') & 4, 0);
     assert.equal(num(m, 'uart', 1, 'capableprotocols') & 4, 4);
     set(m, 'uart', 1, 'enable', true);
-    throwsCode(() => set(m, 'uart', 1, 'protocol', 2), 30);
+    throwsCode(() => set(m, 'uart', 1, 'protocol', 2), E_MODE); // module state: 409, disable uart 0 first
     throwsCode(() => set(m, 'uart', 0, 'linkchannel', 2), E_RANGE);
   });
 

@@ -1,7 +1,7 @@
 // uart: serial settings. A protocol must be one the hardware can run (capableprotocols); the BrainStem
 // protocol has one engine, so only one enabled uart runs it at a time (availableprotocols).
 
-import { ApiError, aErrResource } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../../src/api/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
@@ -17,16 +17,19 @@ export function createUart(ctx: SimContext): EntityHal<EntityOps['uart']> {
   const regs = ctx.registers('uart', {
     enable: false, baudrate: 115_200, protocol: 0, linkchannel: (i) => i, stopbits: 0, parity: 0, databits: 8, flowcontrol: 0,
   });
-  const engineTaken = (i: number) => {
+  /** The other enabled uart running the BrainStem protocol, or -1. */
+  const engineOn = (i: number) => {
     for (let k = 0; k < n; k++) {
-      if (k !== i && regs.bool(k, 'enable') && regs.num(k, 'protocol') === PROTOCOL_BRAINSTEM) return true;
+      if (k !== i && regs.bool(k, 'enable') && regs.num(k, 'protocol') === PROTOCOL_BRAINSTEM) return k;
     }
-    return false;
+    return -1;
   };
+  const engineTaken = (i: number) => engineOn(i) >= 0;
   const available = (i: number) => (engineTaken(i) ? capable & ~(1 << PROTOCOL_BRAINSTEM) : capable) >>> 0;
   const checkAvailable = (i: number, protocol: number, enable: boolean) => {
     if (enable && protocol === PROTOCOL_BRAINSTEM && engineTaken(i)) {
-      throw new ApiError(aErrResource, `uart ${i}: the BrainStem protocol already runs on another uart`);
+      // Which uart runs it is module state: 409, saying where to release it.
+      throw new ApiError(aErrMode, `uart ${i}: the BrainStem protocol already runs on uart ${engineOn(i)}; disable it there first`);
     }
   };
   return makeEntity(ctx, 'uart', {
