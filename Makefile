@@ -9,7 +9,7 @@ MOCHA := node_modules/.bin/mocha
 TSC := node_modules/.bin/tsc
 SIM_ARGS ?=
 
-.PHONY: all sim test build check clean bench fuzz bench-xs soak browser
+.PHONY: all sim test build gen check clean bench fuzz bench-xs soak browser
 
 all: test
 
@@ -19,6 +19,11 @@ $(NPM_STAMP): package.json package-lock.json
 
 build: $(NPM_STAMP)
 	$(TSC) -p tsconfig.json
+	node tools/gen-openapi.mjs
+
+# The OpenAPI documents (resources/openapi-*.json.gz) from the route table; make build runs it too.
+# tests/openapi.test.ts fails when the stored ones differ from what this makes.
+gen: build
 
 # Device-side code type-checks with no Node types at all.
 check: $(NPM_STAMP)

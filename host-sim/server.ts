@@ -7,6 +7,7 @@ import { Api } from '../src/api/api';
 import type { AccessOptions } from '../src/api/access';
 import type { ModuleHal } from '../hal/types';
 import type { TextCodec } from '../src/util/text';
+import { simOpenApi } from './openapi-source';
 
 /** Node's Buffer encodes and decodes UTF-8 several times faster than TextEncoder/TextDecoder. */
 export const nodeTextCodec: TextCodec = {
@@ -39,7 +40,7 @@ export interface RunningServer {
 
 /** Start serving; resolves once listening (port 0 picks a free port). */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
-  const api = new Api(options.devices, { ...options.access, codec: nodeTextCodec });
+  const api = new Api(options.devices, { ...options.access, codec: nodeTextCodec, openapi: simOpenApi() });
   const maxConnections = options.maxConnections ?? 256;
   const lingerMs = options.lingerMs ?? 5000;
   const connections = new Set<Connection>();

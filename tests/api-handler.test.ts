@@ -310,7 +310,7 @@ describe('API handler', () => {
       const d = a.json.response;
       assert.equal(d.serialNumber, '0x1234ABCD');
       assert.equal(d.entities.system.count, 1);
-      assert.ok(d.entities.system.operations.includes('serialnumber'));
+      assert.deepEqual(d.entities.system.operations.serialnumber, { get: 'int', type: 'u32', unit: '', params: [] });
       assert.ok(d.entities.rail.count >= 1);
       assert.equal(d.entities.app, undefined);
     });

@@ -120,7 +120,7 @@ describe('sim profiles: through the API', () => {
     const past = await call(api, 'GET', `${base}/usb/0/portcurrent/8`);
     assert.equal(past.status, 400);
     assert.equal(past.json.response.error, 'aErrRange');
-    const ops = (await call(api, 'GET', base)).json.response.entities.port.operations as string[];
+    const ops = Object.keys((await call(api, 'GET', base)).json.response.entities.port.operations);
     assert.ok(ops.includes('vbuscurrent') && ops.includes('powerenabled'));
     assert.ok(!ops.includes('cc1enabled') && !ops.includes('vconnvoltage'));
     // One port model behind three entities: a channel disabled through usb shows in port and usbsystem.

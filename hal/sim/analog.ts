@@ -8,7 +8,8 @@ import { ERR_CAPTURE, type SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
 import { RAM_SLOT, RAM_STORE } from './system';
-import { asNumber, checkRange, clampInt, noise } from './values';
+import { range } from './limits';
+import { asNumber, clampInt, noise } from './values';
 
 const CONFIG_INPUT = 0;
 const CONFIG_OUTPUT = 1;
@@ -18,6 +19,7 @@ export const RANGE_FULL_SCALE: readonly number[] = [
   3_300_000, 5_000_000, 10_000_000, 1_250_000, 2_500_000, 1_000_000, 500_000, 250_000,
   100_000, 4_096_000, 2_048_000, 1_024_000, 20_000_000, 15_000_000, 12_000_000, 6_000_000,
 ];
+export const MAX_FULL_SCALE = Math.max(...RANGE_FULL_SCALE);
 /** bulkcapturestate */
 export const CAPTURE_IDLE = 0;
 export const CAPTURE_PENDING = 1;
@@ -80,6 +82,8 @@ export function createAnalog(ctx: SimContext, stores: StoreModel): EntityHal<Ent
 
   return makeEntity(ctx, 'analog', {
     registers: regs,
+    // voltage: up to the widest range's full scale; above the present range's it is 409 (change range).
+    limits: { voltage: range(0, MAX_FULL_SCALE), bulkcapturenumberofsamples: range(1, 4294967295) },
     get: {
       value: (i) => bits(i),
       voltage: (i) => toMicrovolts(bits(i), fullScale(i)),
@@ -94,11 +98,11 @@ export function createAnalog(ctx: SimContext, stores: StoreModel): EntityHal<Ent
       voltage: (i, _p, v) => {
         requireOutput(i, 'voltage');
         const fs = fullScale(i);
-        const uV = checkRange(`analog ${i} voltage`, asNumber(v, 'voltage'), 0, fs);
+        const uV = asNumber(v, 'voltage');
+        if (uV > fs) throw new ApiError(aErrMode, `analog ${i} voltage ${uV} is above the ${fs} uV full scale of range ${regs.num(i, 'range')}; choose a wider range first`);
         regs.write(i, 'value', [], toBits(uV, fs));
       },
-      bulkcapturenumberofsamples: (i, _p, v) =>
-        regs.write(i, 'bulkcapturenumberofsamples', [], checkRange('bulkcapturenumberofsamples', asNumber(v, 'samples'), 1, 4294967295)),
+      bulkcapturenumberofsamples: (i, _p, v) => regs.write(i, 'bulkcapturenumberofsamples', [], asNumber(v, 'samples')),
     },
     run: {
       bulkcapture: (i) => {

@@ -1,7 +1,7 @@
 // clock: a real-time clock that ticks with the time source. Setting a field keeps the others and moves
 // the clock's offset from wall time; the clock keeps running through reset (battery-backed RTC).
 
-import { ApiError, aErrRange } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../../src/api/errors';
 import type { EntityHal, EntityOps } from '../types';
 import { civilFromMs, daysInMonth, msFromCivil, type CivilTime } from './calendar';
 import type { SimContext } from './context';
@@ -21,7 +21,7 @@ export function createClock(ctx: SimContext): EntityHal<ClockOp> {
     t[f] = value;
     const last = daysInMonth(t.year, t.month);
     if (f === 'day' && value > last) {
-      throw new ApiError(aErrRange, `day ${value} out of range 1..${last} for ${t.year}-${String(t.month).padStart(2, '0')}`);
+      throw new ApiError(aErrMode, `day ${value}: ${t.year}-${String(t.month).padStart(2, '0')} has ${last} days; set month first`);
     }
     // Moving month or year under a day the new month lacks (Jan 31 -> Feb) keeps the month asked for and
     // takes its last day, as an RTC that validates its date registers does.

@@ -2,10 +2,11 @@
 // drive; inputs read the simulated level (or, for a link input, the linked link output). servo is built
 // on the digital pin of the same index: enabling a servo configures that pin as an RC servo output.
 
-import { ApiError, aErrMode, aErrRange } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../../src/api/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
+import { indexOf, range } from './limits';
 import { asBool, asNumber, checkIndex } from './values';
 
 export const CONFIG_INPUT = 0;
@@ -53,6 +54,7 @@ export function createDigital(ctx: SimContext): DigitalModel {
 
   const digital = makeEntity(ctx, 'digital', {
     registers: regs,
+    limits: { value: range(0, 1), linkchannel: indexOf(n) },
     get: {
       state: (i) => level(i),
       value: (i) => (level(i) ? 1 : 0),
@@ -65,16 +67,14 @@ export function createDigital(ctx: SimContext): DigitalModel {
     set: {
       state: (i, _p, v) => drive(i, asBool(v, 'state')),
       value: (i, _p, v) => {
-        const x = asNumber(v, 'value');
-        if (x > 1) throw new ApiError(aErrRange, `digital value ${x} out of range 0..1`);
-        drive(i, x === 1);
+        drive(i, asNumber(v, 'value') === 1);
       },
       // Bit N drives digital N when it is an output; bits of inputs (and beyond the pins) are ignored.
       stateall: (_i, _p, v) => {
         const m = asNumber(v, 'stateall');
         for (let i = 0; i < n && i < 32; i++) if (driven(i)) regs.write(i, 'state', [], (m & (1 << i)) !== 0);
       },
-      linkchannel: (i, _p, v) => regs.write(i, 'linkchannel', [], checkIndex('linkchannel', asNumber(v, 'linkchannel'), n)),
+      linkchannel: (i, _p, v) => regs.write(i, 'linkchannel', [], asNumber(v, 'linkchannel')),
     },
   });
 

@@ -1,8 +1,11 @@
 // Builds an EntityHal from behaviour tables: an operation with a handler runs it; any other operation
 // that names a register reads or writes it plainly. Every call first brings the simulation up to date.
+// `limits` is the one source of what the module accepts beyond the route table: limits(op) publishes it
+// (GET /api/v1/device/{serial}) and set() enforces it before the handler runs, so the two cannot drift.
 
 import { ApiError, aErrIndexRange, aErrUnimplemented } from '../../src/api/errors';
-import type { EntityHal, EntityName, HalValue, OpsOf } from '../types';
+import type { EntityHal, EntityName, HalValue, OpLimits, OpsOf } from '../types';
+import { enforceLimits, READ_ONLY } from './limits';
 import type { SimContext } from './context';
 import { supportsOp } from './profile';
 import type { RegisterFile } from './registers';
@@ -18,6 +21,8 @@ export interface Behaviour<Op extends string> {
   readonly run?: { readonly [K in Op]?: Runner };
   /** Exclusive bound of a module-defined path parameter ({channel}, {slot}). */
   readonly limit?: (index: number, param: string) => number;
+  /** Published and enforced value limits, per operation (OpLimits: min/max or values). */
+  readonly limits?: { readonly [K in Op]?: OpLimits };
 }
 
 export function makeEntity<E extends EntityName>(
@@ -38,6 +43,8 @@ export function makeEntity<E extends EntityName>(
     count,
     supports: (op: Op) => supportsOp(ctx.profile, name, op),
     limit: (index: number, param: string) => (b.limit ? b.limit(index, param) : 0),
+    // An operation with neither a set handler nor a register cannot be set here: PUT answers 501.
+    limits: (op: Op) => b.limits?.[op] ?? (b.set?.[op] || b.registers?.has(op) ? null : READ_ONLY),
     get(index: number, op: Op, params: readonly number[]): HalValue {
       enter(index, op, false);
       const h = b.get?.[op];
@@ -47,6 +54,8 @@ export function makeEntity<E extends EntityName>(
     },
     set(index: number, op: Op, params: readonly number[], value: HalValue): void {
       enter(index, op, true);
+      const l = b.limits?.[op];
+      if (l) enforceLimits(`${name} ${index} ${op}`, l, value);
       const h = b.set?.[op];
       if (h) return h(index, params, value);
       if (b.registers?.has(op)) return b.registers.write(index, op, params, value);

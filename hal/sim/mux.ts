@@ -1,10 +1,10 @@
 // mux: an analog/data multiplexer. `state` is what is actually connected: the selected channel
 // (config 0), the split mask (config 1), or the highest-priority channel with a live input (config 2).
 
-import { ApiError, aErrRange } from '../../src/api/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
+import { indexOf, range } from './limits';
 import { asNumber, checkIndex, noise, slot } from './values';
 
 const CONFIG_SPLIT = 1;
@@ -22,6 +22,8 @@ export function createMux(ctx: SimContext): EntityHal<EntityOps['mux']> {
   return makeEntity(ctx, 'mux', {
     registers: regs,
     limit: (_i, param) => (param === 'channel' ? channels : 0),
+    // split: bit N connects channel N, so only the bits of existing channels.
+    limits: { channel: indexOf(channels), split: range(0, mask >>> 0) },
     get: {
       voltage: (i, p) => voltage(i, checkIndex('mux channel', p[0], channels)),
       state: (i) => {
@@ -36,12 +38,8 @@ export function createMux(ctx: SimContext): EntityHal<EntityOps['mux']> {
       },
     },
     set: {
-      channel: (i, _p, v) => regs.write(i, 'channel', [], checkIndex('mux channel', asNumber(v, 'channel'), channels)),
-      split: (i, _p, v) => {
-        const m = asNumber(v, 'split');
-        if ((m & ~mask) !== 0) throw new ApiError(aErrRange, `mux split 0x${m.toString(16)}: only bits 0..${channels - 1} name channels`);
-        regs.write(i, 'split', [], m);
-      },
+      channel: (i, _p, v) => regs.write(i, 'channel', [], asNumber(v, 'channel')),
+      split: (i, _p, v) => regs.write(i, 'split', [], asNumber(v, 'split')),
     },
   });
 }

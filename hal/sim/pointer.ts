@@ -2,12 +2,13 @@
 // little-endian at the cursor; in mode 1 the cursor moves past what was accessed. Transfers copy the pad
 // to or from a slot of the chosen store.
 
-import { ApiError, aErrRange } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../../src/api/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
-import { asNumber, checkIndex } from './values';
+import { indexOf } from './limits';
+import { asNumber } from './values';
 
 const WIDTH = { char: 1, short: 2, int: 4 } as const;
 type Element = keyof typeof WIDTH;
@@ -22,7 +23,7 @@ export function createPointer(ctx: SimContext, stores: StoreModel): EntityHal<En
   const access = (i: number, el: Element): number => {
     const at = regs.num(i, 'offset');
     const w = WIDTH[el];
-    if (at + w > size) throw new ApiError(aErrRange, `pointer offset ${at}: a ${w}-byte ${el} runs past the ${size}-byte scratchpad`);
+    if (at + w > size) throw new ApiError(aErrMode, `pointer ${i} offset ${at}: a ${w}-byte ${el} runs past the ${size}-byte scratchpad; set offset to ${size - w} or less first`);
     return at;
   };
   const step = (i: number, at: number, el: Element): void => {
@@ -45,21 +46,33 @@ export function createPointer(ctx: SimContext, stores: StoreModel): EntityHal<En
     step(i, at, el);
   };
 
+  // Slots of the store chosen by transferstore: the published bound is the largest store's; a slot
+  // the chosen store lacks depends on that choice (409, saying so).
+  let slots = 0;
+  for (let s = 0; s < stores.storeCount; s++) slots = Math.max(slots, stores.slotCount(s));
+  const slotOf = (i: number, v: unknown): number => {
+    const slot = asNumber(v as number, 'slot');
+    const store = regs.num(i, 'transferstore');
+    const n = stores.slotCount(store);
+    if (slot >= n) throw new ApiError(aErrMode, `pointer ${i}: store ${store} (transferstore) has ${n} slots, no slot ${slot}; choose another transferstore first`);
+    return slot;
+  };
   return makeEntity(ctx, 'pointer', {
     registers: regs,
+    limits: { offset: indexOf(size), transferstore: indexOf(stores.storeCount), transfertostore: indexOf(slots), transferfromstore: indexOf(slots) },
     get: { char: getter('char'), short: getter('short'), int: getter('int') },
     set: {
       char: setter('char'),
       short: setter('short'),
       int: setter('int'),
-      offset: (i, _p, v) => regs.write(i, 'offset', [], checkIndex('pointer offset', asNumber(v, 'offset'), size)),
-      // Stores 2 (SD) and 3 (EEPROM) are absent on this module: aErrRange, as for any missing store.
-      transferstore: (i, _p, v) => regs.write(i, 'transferstore', [], stores.checkStore(asNumber(v, 'transferstore'))),
+      offset: (i, _p, v) => regs.write(i, 'offset', [], asNumber(v, 'offset')),
+      // Only the stores this module has (stores beyond its list are absent).
+      transferstore: (i, _p, v) => regs.write(i, 'transferstore', [], asNumber(v, 'transferstore')),
       // The whole pad goes to the slot (clamped to its capacity): slotsize then says how much landed.
-      transfertostore: (i, _p, v) => { stores.write(regs.num(i, 'transferstore'), asNumber(v, 'slot'), pad); },
+      transfertostore: (i, _p, v) => { stores.write(regs.num(i, 'transferstore'), slotOf(i, v), pad); },
       // The slot's bytes land at the start of the pad; the rest of the pad is left as it was.
       transferfromstore: (i, _p, v) => {
-        const bytes = stores.read(regs.num(i, 'transferstore'), asNumber(v, 'slot'));
+        const bytes = stores.read(regs.num(i, 'transferstore'), slotOf(i, v));
         pad.set(bytes.subarray(0, size));
       },
     },

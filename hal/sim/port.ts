@@ -5,9 +5,11 @@ import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity, type Getter, type Setter } from './entity';
 import { type LineGroup, type PortModel } from './ports';
-import { asBool, asNumber, checkRange } from './values';
+import { range } from './limits';
+import { asBool, asNumber } from './values';
 
 type PortOp = EntityOps['port'];
+const MAX_VBUS_SETPOINT = 20_000_000; // uV
 const SPEED_BITS = { low: 1, full: 2, high: 4, super: 8 } as const; // dataspeed: bit per link speed
 
 export function createPort(ctx: SimContext, ports: PortModel): EntityHal<PortOp> {
@@ -52,7 +54,7 @@ export function createPort(ctx: SimContext, ports: PortModel): EntityHal<PortOp>
     portenabled: (i, _p, v) => ports.setLines(i, 'port', asBool(v, 'portenabled')),
     portmode: (i, _p, v) => ports.setPortMode(i, asNumber(v, 'portmode')),
     currentlimit: (i, _p, v) => ports.setCurrentLimit(i, asNumber(v, 'currentlimit')),
-    voltagesetpoint: (i, _p, v) => ports.regs.write(i, 'voltagesetpoint', [], checkRange(`port ${i} voltagesetpoint`, asNumber(v, 'voltagesetpoint'), 0, 20_000_000)),
+    voltagesetpoint: (i, _p, v) => ports.regs.write(i, 'voltagesetpoint', [], asNumber(v, 'voltagesetpoint')),
     vbusaccumulatedpower: (i, _p, v) => ports.setEnergy(i, 'vbus', asNumber(v, 'mWh')),
     vconnaccumulatedpower: (i, _p, v) => ports.setEnergy(i, 'vconn', asNumber(v, 'mWh')),
     cc1accumulatedpower: (i, _p, v) => ports.setEnergy(i, 'cc1', asNumber(v, 'mWh')),
@@ -74,6 +76,8 @@ export function createPort(ctx: SimContext, ports: PortModel): EntityHal<PortOp>
 
   return makeEntity(ctx, 'port', {
     registers: ports.regs,
+    // A programmable Vbus: 0..20 V (USB PD's highest fixed supply).
+    limits: { voltagesetpoint: range(0, MAX_VBUS_SETPOINT) },
     get,
     set,
     run: {

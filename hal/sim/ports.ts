@@ -51,7 +51,7 @@ export const DATAROLE_DISABLED = 0;
 export const DATAROLE_UPSTREAM = 1;
 export const DATAROLE_DOWNSTREAM = 2;
 
-const NO_PORT = 255;
+export const NO_PORT = 255;
 const MAX_CURRENT_LIMIT = 5_000_000; // uA
 const CURRENT_LIMIT_STEP = 10_000; // uA: the limit DAC's resolution
 const CABLE_OHM = 0.05; // Vbus droop through switch and cable
@@ -305,20 +305,13 @@ export class PortModel {
     return sum;
   }
 
-  /** A usbsystem port number: one of the ports, or 255 for none. */
-  checkPortOrNone(what: string, v: HalValue): number {
-    const n = asNumber(v, what);
-    if (n === NO_PORT) return n;
-    if (!(n >= 0 && n < this.count)) throw new ApiError(aErrRange, `${what} ${n} out of range 0..${this.count - 1} (255 = none)`);
-    return n;
-  }
-
-  /** A priority list of ports: each a port number, none twice, at most one entry per port. */
+  /**
+   * A priority list of ports, none twice. Each entry is already a port (the published limit, enforced
+   * by makeEntity), so a list longer than the ports necessarily repeats one.
+   */
   checkPortList(what: string, list: readonly number[]): number[] {
-    if (list.length > this.count) throw new ApiError(aErrRange, `${what}: ${list.length} entries, at most ${this.count}`);
     const seen: boolean[] = [];
     for (const p of list) {
-      if (!(p >= 0 && p < this.count)) throw new ApiError(aErrRange, `${what}: port ${p} out of range 0..${this.count - 1}`);
       if (seen[p]) throw new ApiError(aErrDuplicate, `${what}: port ${p} listed twice`);
       seen[p] = true;
     }

@@ -204,11 +204,12 @@ export function createPowerDelivery(ctx: SimContext): EntityHal<EntityOps['power
         if (contract(i).state !== SINK) throw new ApiError(aErrMode, `powerdelivery ${i}: only a sink requests power (connectionstate ${contract(i).state})`);
         const pos = (rdo >>> 28) & 7;
         const offer = pos ? partnerPdo(i, SOURCE, pos) : 0;
-        if (!offer) throw new ApiError(aErrRange, `requestdataobject 0x${rdo.toString(16)}: object position ${pos} names no partner source PDO`);
+        // What the partner offers is the module's present state (another charger offers other PDOs): 409.
+        if (!offer) throw new ApiError(aErrMode, `requestdataobject 0x${rdo.toString(16)}: object position ${pos} names no source PDO of the attached partner; request one of its powerdataobject/1/1/{1..7}`);
         const op = ((rdo >>> 10) & 0x3ff) * 10;
         const max = (rdo & 0x3ff) * 10;
         if (op > pdoCurrent(offer) || max > pdoCurrent(offer)) {
-          throw new ApiError(aErrRange, `requestdataobject: ${op}/${max} mA exceeds the ${pdoCurrent(offer)} mA of PDO ${pos}`);
+          throw new ApiError(aErrMode, `requestdataobject: ${op}/${max} mA exceeds the ${pdoCurrent(offer)} mA the partner offers in PDO ${pos}; request less`);
         }
         regs.write(i, 'localrdo', [], rdo);
       },

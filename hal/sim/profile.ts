@@ -109,7 +109,7 @@ export const EVERYTHING: SimProfile = {
   moduleHardwareOffset: 0,
   rails: [
     { maxVoltage: 20_000_000, maxCurrent: 5_000_000, maxPower: 60_000, switchable: true, loadMilliohm: 25_000 },
-    { maxVoltage: 12_000_000, maxCurrent: 3_000_000, maxPower: 30_000, switchable: true, loadMilliohm: 100_000 },
+    { maxVoltage: 20_000_000, maxCurrent: 5_000_000, maxPower: 60_000, switchable: true, loadMilliohm: 100_000 },
   ],
   portDevices: [DRIVE, KEY, PHONE, null, CAMERA, null, null, null],
   muxChannels: 4,

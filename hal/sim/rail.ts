@@ -2,12 +2,13 @@
 // regulated (CC, CV, CP, CR); the limits clamp the output and latch fault bits in operationalstate until
 // clearfaults. Measurements are derived from one solved operating point, so P = V·I and R = V/I hold.
 
-import { ApiError, aErrRange, aErrUnimplemented } from '../../src/api/errors';
+import { ApiError, aErrMode, aErrUnimplemented } from '../../src/api/errors';
 import type { EntityHal, EntityOps } from '../types';
 import { ERR_RAIL_FAULT, type SimContext } from './context';
 import { makeEntity } from './entity';
 import type { RailSpec } from './profile';
-import { asBool, asNumber, checkRange, noise, slot } from './values';
+import { oneOf, range } from './limits';
+import { asBool, asNumber, noise, slot } from './values';
 
 // operationalstate bits (operations.tsv notes)
 const ST_ENABLED = 1 << 1;
@@ -143,12 +144,28 @@ export function createRails(ctx: SimContext): RailModel {
     return hw !== 0 ? hw : v <= 3_300_000 ? 1 : 2;
   };
 
-  const setpoint = (op: string, lo: number, hi: (i: number) => number) =>
-    (i: number, _p: readonly number[], v: unknown) =>
-      regs.write(i, op, [], checkRange(`rail ${i} ${op}`, asNumber(v as number, op), lo, hi(i)));
+  // Published per entity (DECISIONS.md §Self-description): a profile's rails share one rating
+  // (profiles/check.ts), so rail 0's is every rail's.
+  const rating: RailSpec = specs[0] ?? { maxVoltage: 0, maxCurrent: 0, maxPower: 0, switchable: false, loadMilliohm: 1 };
+  const modes: number[] = [];
+  for (let mode = 0; mode <= 3; mode++) for (let hw = 0; hw <= 3; hw++) modes.push((mode << 4) | hw);
+  const limits = {
+    voltagesetpoint: range(0, rating.maxVoltage),
+    currentsetpoint: range(0, rating.maxCurrent),
+    powersetpoint: range(0, rating.maxPower),
+    resistancesetpoint: range(1, 2147483647),
+    currentlimit: range(0, rating.maxCurrent),
+    powerlimit: range(0, rating.maxPower),
+    voltagemaxlimit: range(0, rating.maxVoltage),
+    voltageminlimit: range(0, rating.maxVoltage),
+    // operationalmode: hardware nibble 0..3 (auto, linear, switcher, ...), mode nibble 0..3 (CC, CV, CP, CR)
+    operationalmode: oneOf(modes),
+  };
+  const plain = (op: string) => (i: number, _p: readonly number[], v: unknown) => regs.write(i, op, [], asNumber(v as number, op));
 
   const entity = makeEntity(ctx, 'rail', {
     registers: regs,
+    limits,
     get: {
       voltage: (i) => measured(i).v,
       current: (i) => measured(i).i,
@@ -175,29 +192,26 @@ export function createRails(ctx: SimContext): RailModel {
         if (!spec(i).switchable) throw new ApiError(aErrUnimplemented, `rail ${i} cannot be switched`);
         regs.write(i, 'enable', [], asBool(v, 'enable'));
       },
-      voltagesetpoint: setpoint('voltagesetpoint', 0, (i) => spec(i).maxVoltage),
-      currentsetpoint: setpoint('currentsetpoint', 0, (i) => spec(i).maxCurrent),
-      powersetpoint: setpoint('powersetpoint', 0, (i) => spec(i).maxPower),
-      resistancesetpoint: setpoint('resistancesetpoint', 1, () => 2147483647),
-      currentlimit: setpoint('currentlimit', 0, (i) => spec(i).maxCurrent),
-      powerlimit: setpoint('powerlimit', 0, (i) => spec(i).maxPower),
+      voltagesetpoint: plain('voltagesetpoint'),
+      currentsetpoint: plain('currentsetpoint'),
+      powersetpoint: plain('powersetpoint'),
+      resistancesetpoint: plain('resistancesetpoint'),
+      currentlimit: plain('currentlimit'),
+      powerlimit: plain('powerlimit'),
+      // The window min <= max is module state: a value the other limit forbids is 409, saying which to move.
       voltagemaxlimit: (i, _p, v) => {
-        const n = checkRange(`rail ${i} voltagemaxlimit`, asNumber(v, 'voltagemaxlimit'), 0, spec(i).maxVoltage);
+        const n = asNumber(v, 'voltagemaxlimit');
         const min = regs.num(i, 'voltageminlimit');
-        if (n < min) throw new ApiError(aErrRange, `rail ${i} voltagemaxlimit ${n} below voltageminlimit ${min}`);
+        if (n < min) throw new ApiError(aErrMode, `rail ${i} voltagemaxlimit ${n} is below voltageminlimit ${min}; lower voltageminlimit first`);
         regs.write(i, 'voltagemaxlimit', [], n);
       },
       voltageminlimit: (i, _p, v) => {
+        const n = asNumber(v, 'voltageminlimit');
         const max = regs.num(i, 'voltagemaxlimit');
-        regs.write(i, 'voltageminlimit', [], checkRange(`rail ${i} voltageminlimit`, asNumber(v, 'voltageminlimit'), 0, max));
+        if (n > max) throw new ApiError(aErrMode, `rail ${i} voltageminlimit ${n} is above voltagemaxlimit ${max}; raise voltagemaxlimit first`);
+        regs.write(i, 'voltageminlimit', [], n);
       },
-      operationalmode: (i, _p, v) => {
-        const n = asNumber(v, 'operationalmode');
-        if ((n & 0x0f) > 3 || n >> 4 > 3) {
-          throw new ApiError(aErrRange, `rail operationalmode 0x${n.toString(16)}: hardware nibble 0..3, mode nibble 0..3`);
-        }
-        regs.write(i, 'operationalmode', [], n);
-      },
+      operationalmode: plain('operationalmode'),
     },
     run: {
       clearfaults: (i) => { latched[i] = 0; },

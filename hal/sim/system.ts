@@ -2,14 +2,18 @@
 // module-wide actions: save (settings to SimStorage), reset (after the answer is sent), factory
 // defaults, and logevents (the event log as text into RAM store slot 0).
 
-import { ApiError, aErrRange, aErrResource } from '../../src/api/errors';
+import { ApiError, aErrResource } from '../../src/api/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
-import { asNumber, bytesOfText, checkRange, noise, slot } from './values';
+import { indexOrNone, oneOf } from './limits';
+import { asNumber, bytesOfText, noise, slot } from './values';
 
 /** Firmware identity the simulated module reports. */
+const EVEN_OFFSETS: number[] = [];
+for (let n = 0; n <= 254; n += 2) EVEN_OFFSETS.push(n);
+
 export const FIRMWARE = { major: 2, minor: 11, patch: 3, build: 0x5a17c0de };
 const HARDWARE_REVISION = 3;
 /** protocolfeatures: bit 0 REST API, bit 1 BrainStem link, bit 2 reflexes. */
@@ -95,6 +99,12 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
 
   const entity = makeEntity(ctx, 'system', {
     registers: regs,
+    limits: {
+      // Module addresses are even: 0, 2, ... 254.
+      modulesoftwareoffset: oneOf(EVEN_OFFSETS),
+      // An internal store slot, or 255 for none.
+      bootslot: indexOrNone(stores.slotCount(0), 255),
+    },
     get: {
       module: () => moduleAddress(),
       modulebaseaddress: () => p.moduleBaseAddress,
@@ -132,16 +142,8 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
       protocolfeatures: () => PROTOCOL_FEATURES,
     },
     set: {
-      modulesoftwareoffset: (_i, _p, v) => {
-        const n = asNumber(v, 'modulesoftwareoffset');
-        if (n % 2) throw new ApiError(aErrRange, `modulesoftwareoffset ${n} must be even (0..254)`);
-        regs.write(0, 'modulesoftwareoffset', [], n);
-      },
-      bootslot: (_i, _p, v) => {
-        const n = asNumber(v, 'bootslot');
-        if (n !== 255) checkRange('bootslot (internal store slot; 255 = none)', n, 0, stores.slotCount(0) - 1);
-        regs.write(0, 'bootslot', [], n);
-      },
+      modulesoftwareoffset: (_i, _p, v) => regs.write(0, 'modulesoftwareoffset', [], asNumber(v, 'modulesoftwareoffset')),
+      bootslot: (_i, _p, v) => regs.write(0, 'bootslot', [], asNumber(v, 'bootslot')),
     },
     run: {
       save: () => {

@@ -1,11 +1,11 @@
 // usb: the hub view of the port model. VALUE of the enable/disable operations is the channel (port
 // number); per-channel operations take {channel}. The hub's own settings are plain registers.
 
-import { ApiError, aErrRange } from '../../src/api/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { EntityHal, EntityOps, OpLimits } from '../types';
 import type { SimContext } from './context';
 import { makeEntity, type Getter, type Setter } from './entity';
 import type { LineGroup, PortModel } from './ports';
+import { indexOf, oneOf } from './limits';
 import { asBool, asNumber } from './values';
 
 type UsbOp = EntityOps['usb'];
@@ -84,12 +84,14 @@ export function createUsb(ctx: SimContext, ports: PortModel): EntityHal<UsbOp> {
     },
     hubenumerationdelay: (_i, _p, v) => ports.sys.write(0, 'enumerationdelay', [], asNumber(v, 'hubenumerationdelay')),
     upstreammode: (_i, _p, v) => {
-      const m = asNumber(v, 'upstreammode');
-      if (!(m <= 2 || m === UPSTREAM_NONE)) throw new ApiError(aErrRange, `upstreammode ${m}: 0=port0 1=port1 2=auto 255=none`);
-      regs.write(0, 'upstreammode', [], m);
+      regs.write(0, 'upstreammode', [], asNumber(v, 'upstreammode'));
     },
   };
+  // The switch operations and portclearerrorstatus take the port as their value.
+  const channel = indexOf(ports.count);
+  const limits: { [K in UsbOp]?: OpLimits } = { portclearerrorstatus: channel, upstreammode: oneOf([0, 1, UPSTREAM_AUTO, UPSTREAM_NONE]) };
   for (const [op, groups, on] of SWITCHES) {
+    limits[op] = channel;
     set[op] = (_i, _p, v) => {
       const c = channelOf(v);
       for (const g of groups) ports.setLines(c, g, on);
@@ -108,5 +110,6 @@ export function createUsb(ctx: SimContext, ports: PortModel): EntityHal<UsbOp> {
     get,
     set,
     limit: (_i, param) => (param === 'channel' ? ports.count : 0),
+    limits,
   });
 }

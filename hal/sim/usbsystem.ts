@@ -4,8 +4,9 @@
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import type { PortModel } from './ports';
-import { asList, asNumber, checkRange } from './values';
+import { NO_PORT, type PortModel } from './ports';
+import { indexOf, indexOrNone, range } from './limits';
+import { asList, asNumber } from './values';
 import { ApiError, aErrRange } from '../../src/api/errors';
 
 export function createUsbSystem(ctx: SimContext, ports: PortModel): EntityHal<EntityOps['usbsystem']> {
@@ -14,10 +15,18 @@ export function createUsbSystem(ctx: SimContext, ports: PortModel): EntityHal<En
     for (let i = 0; i < ports.count; i++) out.push(f(i));
     return out;
   };
-  const bounded = (op: string, hi: number) => (i: number, _p: readonly number[], v: unknown) =>
-    ports.sys.write(i, op, [], checkRange(op, asNumber(v as number, op), 0, hi));
+  const plain = (op: string) => (i: number, _p: readonly number[], v: unknown) => ports.sys.write(i, op, [], asNumber(v as number, op));
+  const port = indexOrNone(ports.count, NO_PORT);
   return makeEntity(ctx, 'usbsystem', {
     registers: ports.sys,
+    limits: {
+      upstreamport: port, upstreamhsport: port, upstreamssport: port,
+      // Priority lists: each entry a port (none twice: 409 aErrDuplicate).
+      powerbehaviorconfig: indexOf(ports.count), databehaviorconfig: indexOf(ports.count),
+      powerbehavior: range(0, 1), databehavior: range(0, 3), selectormode: range(0, 2),
+      // override: bit 0 auto Vbus toggle, bit 1 Vbus detect.
+      override: range(0, 3),
+    },
     get: {
       enabledlist: () => each((i) => ports.portEnabled(i)).reduce((m, on, i) => (on ? m | (1 << i) : m), 0) >>> 0,
       // Two bits per port: the port's data role (0 disabled, 1 upstream, 2 downstream, 3 control).
@@ -37,19 +46,15 @@ export function createUsbSystem(ctx: SimContext, ports: PortModel): EntityHal<En
         if (list.length > ports.count) throw new ApiError(aErrRange, `modelist: ${list.length} entries, the module has ${ports.count} ports`);
         list.forEach((word, i) => ports.setPortMode(i, word));
       },
-      upstreamport: (i, _p, v) => ports.sys.write(i, 'upstreamport', [], ports.checkPortOrNone('upstreamport', v)),
-      upstreamhsport: (i, _p, v) => ports.sys.write(i, 'upstreamhsport', [], ports.checkPortOrNone('upstreamhsport', v)),
-      upstreamssport: (i, _p, v) => ports.sys.write(i, 'upstreamssport', [], ports.checkPortOrNone('upstreamssport', v)),
+      upstreamport: plain('upstreamport'),
+      upstreamhsport: plain('upstreamhsport'),
+      upstreamssport: plain('upstreamssport'),
       powerbehaviorconfig: (i, _p, v) => ports.sys.write(i, 'powerbehaviorconfig', [], ports.checkPortList('powerbehaviorconfig', asList(v, 'list'))),
       databehaviorconfig: (i, _p, v) => ports.sys.write(i, 'databehaviorconfig', [], ports.checkPortList('databehaviorconfig', asList(v, 'list'))),
-      powerbehavior: bounded('powerbehavior', 1),
-      databehavior: bounded('databehavior', 3),
-      selectormode: bounded('selectormode', 2),
-      override: (i, _p, v) => {
-        const m = asNumber(v, 'override');
-        if (m & ~3) throw new ApiError(aErrRange, `override 0x${m.toString(16)}: only bits 0 (auto Vbus toggle) and 1 (Vbus detect) exist`);
-        ports.sys.write(i, 'override', [], m);
-      },
+      powerbehavior: plain('powerbehavior'),
+      databehavior: plain('databehavior'),
+      selectormode: plain('selectormode'),
+      override: plain('override'),
     },
   });
 }

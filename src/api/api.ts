@@ -4,13 +4,15 @@
 // (400) -> body (400) -> the HAL.
 
 import {
-  ApiError, aErrInvalidOption, aErrParam, aErrParse, aErrRange, aErrSize, aErrTimeout, aErrUnimplemented,
+  ApiError, aErrInvalidOption, aErrNotFound, aErrParam, aErrParse, aErrRange, aErrSize, aErrTimeout, aErrUnimplemented,
   aErrResource, aErrUnknown, aErrVersion, statusOf,
 } from './errors';
 import { MATCH_DEVICE, MATCH_DEVICES, matchPath, serialText, type PathMatch } from './path-match';
 import { allRoutes, type Route } from './routes';
 import { decodeValue } from './value-decode';
 import { formatValue } from './value-format';
+import { describeDevice, identity } from './describe';
+import { answerOpenApi, checkSiteMethod, INDEX_RESPONSE, isSitePath, OPENAPI_PATH, type OpenApiSource } from './site';
 import { envelope, errorResponse, TimestampClock } from './envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 import type { EntityHal, ModuleHal } from '../../hal/types';
@@ -22,6 +24,8 @@ import { AnswerHeaders } from './answer-headers';
 export interface ApiOptions extends AccessOptions {
   /** UTF-8 codec for bodies and names; default the engine's own. */
   codec?: TextCodec;
+  /** GET /api/v1/openapi.json: the generated document (absent: 404). */
+  openapi?: OpenApiSource;
 }
 
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
@@ -32,6 +36,7 @@ export class Api implements RequestHandler {
   private readonly access: AccessControl;
   private readonly headers = new AnswerHeaders();
   private readonly codec: TextCodec;
+  private readonly openapi: OpenApiSource | null;
   private readonly clock = new TimestampClock();
   /** The device whose afterResponse runs after the current answer (a pending reset). */
   private lastDevice: ModuleHal | null = null;
@@ -41,12 +46,15 @@ export class Api implements RequestHandler {
     this.devices = devices;
     this.access = new AccessControl(options);
     this.codec = options?.codec ?? standardTextCodec();
+    this.openapi = options?.openapi ?? null;
   }
 
   handle(req: HttpRequest, res: HttpResponse): void {
     const query = req.target.indexOf('?');
     const path = query < 0 ? req.target : req.target.slice(0, query);
-    let parameters = '{}';
+    // The PUT body, parsed once: echoed in request.parameters on every answer when it is an object.
+    const body = req.method === 'PUT' ? parseJson(req.body(), this.codec) : null;
+    let parameters = body !== null && !(body instanceof ApiError) ? JSON.stringify(body) : '{}';
     let clock: ModuleHal = this.devices[0];
     try {
       this.access.checkHost(req, this.devices);
@@ -57,6 +65,10 @@ export class Api implements RequestHandler {
         // OPTIONS * asks about the server as a whole (RFC 9110 §9.3.7).
         res.status = 204;
         res.allow = 'GET, HEAD, PUT, OPTIONS';
+        return;
+      }
+      if (isSitePath(path)) {
+        this.answerSite(req, path, parameters, res);
         return;
       }
       const match = matchPath(path, this.devices);
@@ -88,8 +100,12 @@ export class Api implements RequestHandler {
       if (!hal.supports(match.op)) {
         throw new ApiError(aErrUnimplemented, `this module cannot do ${match.entity}/${match.op}`);
       }
+      if (req.method === 'PUT' && route.put !== 'BYTES') {
+        const limits = hal.limits ? hal.limits(match.op) : null;
+        if (limits && limits.readOnly) throw new ApiError(aErrUnimplemented, `this module can read ${match.entity}/${match.op} but not set it`);
+      }
       const params = checkParams(route, match, hal);
-      let body = '{}';
+      let answer = '{}';
       if (route.put === 'BYTES' && req.method === 'PUT') {
         // A raw body (copied: the parser's buffer is reused by the next request).
         hal.set(match.index, match.op, params, req.body().slice());
@@ -98,18 +114,17 @@ export class Api implements RequestHandler {
         res.bytes = hal.get(match.index, match.op, params) as Uint8Array;
         return;
       } else if (req.method === 'PUT') {
-        const request = parseBody(req.body(), this.codec);
-        parameters = JSON.stringify(request);
+        const request = bodyValue(body);
         const value = decodeValue(route, request.value, this.codec);
         hal.set(match.index, match.op, params, value);
         const readBack = route.putEmpty ? null : getForm(match.forms);
-        if (readBack) body = formatValue(readBack, hal.get(match.index, match.op, params), this.codec);
+        if (readBack) answer = formatValue(readBack, hal.get(match.index, match.op, params), this.codec);
       } else if (route.get === 'none') {
         hal.run(match.index, match.op, params);
       } else {
-        body = formatValue(route, hal.get(match.index, match.op, params), this.codec);
+        answer = formatValue(route, hal.get(match.index, match.op, params), this.codec);
       }
-      res.body = envelope(this.clock.format(clock.now()), path, parameters, body);
+      res.body = envelope(this.clock.format(clock.now()), path, parameters, answer);
     } catch (e) {
       this.answerError(e, clock, path, parameters, res);
     } finally {
@@ -153,9 +168,30 @@ export class Api implements RequestHandler {
       for (const d of this.devices) list.push(identity(d));
       body = '[' + list.join(',') + ']';
     } else {
-      body = describe(match.device!);
+      // The simulator holds the whole description; describeDevice makes it in pieces for a module.
+      const pieces: string[] = [];
+      describeDevice(match.device!, (piece) => { pieces.push(piece); });
+      body = pieces.join('');
     }
     res.body = envelope(this.clock.format((match.device ?? this.devices[0]).now()), path, '{}', body);
+  }
+
+  /** GET /api/v1 (links) and GET /api/v1/openapi.json (the stored document). */
+  private answerSite(req: HttpRequest, path: string, parameters: string, res: HttpResponse): void {
+    if (req.method === 'OPTIONS') {
+      res.status = 204;
+      res.allow = 'GET, HEAD, OPTIONS';
+      res.extraHeaders = this.access.preflightHeaders(req, res.allow);
+      return;
+    }
+    checkSiteMethod(req.method, path, res);
+    if (path !== OPENAPI_PATH) {
+      res.body = envelope(this.clock.format(this.devices[0].now()), path, parameters, INDEX_RESPONSE);
+    } else if (!this.openapi) {
+      throw new ApiError(aErrNotFound, 'this server was started without its OpenAPI document');
+    } else {
+      answerOpenApi(this.openapi, req.acceptEncoding, res);
+    }
   }
 
   private answerError(e: unknown, clock: ModuleHal, path: string, parameters: string, res: HttpResponse): void {
@@ -223,51 +259,24 @@ function checkParams(route: Route, match: PathMatch, hal: EntityHal): number[] {
   return out;
 }
 
-/** The PUT body: one JSON object with a `value` member, whatever the Content-Type. */
-function parseBody(bytes: Uint8Array, codec: TextCodec): { value: unknown } {
-  if (bytes.length === 0) throw new ApiError(aErrParam, 'a PUT needs a body {"value": ...}');
+/** A PUT body as JSON, whatever the Content-Type: the object, or the error it earns. */
+function parseJson(bytes: Uint8Array, codec: TextCodec): object | ApiError {
+  if (bytes.length === 0) return new ApiError(aErrParam, 'a PUT needs a body {"value": ...}');
   let body: unknown;
   try {
     body = JSON.parse(codec.decode(bytes));
   } catch {
-    throw new ApiError(aErrParse, 'the body is not valid JSON; send {"value": ...}');
+    return new ApiError(aErrParse, 'the body is not valid JSON; send {"value": ...}');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError(aErrParam, 'the body must be a JSON object {"value": ...}');
+    return new ApiError(aErrParam, 'the body must be a JSON object {"value": ...}');
   }
-  if (!('value' in body)) throw new ApiError(aErrParam, 'the body has no "value" member');
+  return body;
+}
+
+/** The body of a PUT that sets a value: one JSON object with a `value` member. */
+function bodyValue(body: object | ApiError | null): { value: unknown } {
+  if (body instanceof ApiError) throw body;
+  if (body === null || !('value' in body)) throw new ApiError(aErrParam, 'the body has no "value" member');
   return body as { value: unknown };
-}
-
-function readSystem(d: ModuleHal, op: 'model' | 'module'): number {
-  const system = d.entities.system;
-  return system && system.supports(op) ? (system.get(0, op, []) as number) : 0;
-}
-
-function identity(d: ModuleHal): string {
-  return '{"serialNumber":"' + serialText(d.serialNumber) + '","model":' + readSystem(d, 'model') +
-    ',"module":' + readSystem(d, 'module') + '}';
-}
-
-/** What a module has: per entity, its instance count and the operations it supports. */
-function describe(d: ModuleHal): string {
-  const entities: string[] = [];
-  const seen: { [entity: string]: string[] } = {};
-  const order: string[] = [];
-  const halOf = d.entities as { readonly [name: string]: EntityHal | undefined };
-  for (const r of allRoutes()) {
-    const hal = halOf[r.entity];
-    if (!hal || !hal.supports(r.op)) continue;
-    let ops = seen[r.entity];
-    if (!ops) {
-      ops = seen[r.entity] = [];
-      order.push(r.entity);
-    }
-    if (ops.indexOf(r.op) < 0) ops.push(r.op);
-  }
-  for (const name of order) {
-    entities.push(JSON.stringify(name) + ':{"count":' + halOf[name]!.count + ',"operations":' + JSON.stringify(seen[name]) + '}');
-  }
-  const id = identity(d);
-  return id.slice(0, -1) + ',"entities":{' + entities.join(',') + '}}';
 }

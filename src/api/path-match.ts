@@ -71,16 +71,16 @@ export function serialText(serial: number): string {
  */
 export function matchPath(path: string, devices: readonly ModuleHal[]): PathMatch | ApiError {
   const seg = path.split('/');
+  if (seg.length < 4 || seg[1] !== 'api' || seg[2] !== 'v1') {
+    return new ApiError(aErrNotFound, `no resource at ${path}; start at /api/v1 (the API index)`);
+  }
   // seg[0] is '' (the leading slash); any other empty segment is not a resource.
   for (let i = 1; i < seg.length; i++) {
     if (seg[i] === '') return new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`);
   }
-  if (seg.length < 4 || seg[1] !== 'api' || seg[2] !== 'v1') {
-    return new ApiError(aErrNotFound, `no resource at ${path}; the API is under /api/v1/device`);
-  }
   const root = seg[3].toLowerCase();
   if (root !== 'device' && root !== 'brainstem') {
-    return new ApiError(aErrNotFound, `no resource at ${path}; the API is under /api/v1/device`);
+    return new ApiError(aErrNotFound, `no resource at ${path}; start at /api/v1 (the API index)`);
   }
   const match: PathMatch = {
     kind: MATCH_DEVICES, device: null, entity: '', hal: null, index: 0, op: '', forms: [], params: [],

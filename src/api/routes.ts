@@ -100,6 +100,14 @@ export function routeForms(entity: string, op: string): readonly Route[] | undef
   return ops ? ops[op] : undefined;
 }
 
+/** The operation names of `entity`, in table order (for the device description). */
+export function operationsOf(entity: string): string[] {
+  const out: string[] = [];
+  const ops = ROUTES[entity];
+  if (ops) for (const op in ops) out.push(op);
+  return out;
+}
+
 /** Every route, entity by entity (for the device description and tests). */
 export function allRoutes(): Route[] {
   const out: Route[] = [];

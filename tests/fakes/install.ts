@@ -18,6 +18,7 @@ const FAKES: Record<string, string> = {
   'time': './time',
   'mc/config': './config',
   'hal/device/platform': './platform',
+  'Resource': './resource',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;

@@ -22,6 +22,14 @@ export function profileProblems(p: SimProfile): string[] {
   // A servo is driven by the digital pin of the same index.
   if (n('servo') > n('digital')) out.push(`${p.name}: servo ${n('servo')} needs as many digital pins (${n('digital')})`);
   if (n('digital') > 32) out.push(`${p.name}: digitalInputs holds 32 pins at most`);
+  // Limits are published per entity (DECISIONS.md §Self-description): every rail has one rating.
+  for (const r of p.rails) {
+    const r0 = p.rails[0];
+    if (r.maxVoltage !== r0.maxVoltage || r.maxCurrent !== r0.maxCurrent || r.maxPower !== r0.maxPower || r.switchable !== r0.switchable) {
+      out.push(`${p.name}: rails must share one rating (max voltage, current, power, switchable)`);
+      break;
+    }
+  }
   if (!(p.model >= 0 && p.model <= 255)) out.push(`${p.name}: model ${p.model} is not a u8`);
   return out;
 }

@@ -1,0 +1,30 @@
+// Generates the OpenAPI documents (make gen, part of make build): the simulator's and the device
+// build's, which differ only in info.version (the firmware version each reports). Written
+// gzip-compressed to resources/, where the simulator reads them and a device build maps them from
+// flash as a Moddable resource (never built in RAM). `--check` regenerates in memory and fails if
+// the stored documents differ (tests/openapi.test.ts does the same).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync, gunzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { openApiDocuments } = require(path.join(root, 'build/host-sim/openapi-documents.js'));
+
+const check = process.argv.includes('--check');
+let stale = 0;
+for (const { file, text } of openApiDocuments(root)) {
+  const target = path.join(root, file);
+  if (check) {
+    let old = '';
+    try { old = gunzipSync(readFileSync(target)).toString('utf8'); } catch { /* missing */ }
+    if (old !== text) { console.error(`${file} is stale: run make gen`); stale++; }
+  } else {
+    // mtime 0 and a fixed level: the same document gives the same bytes.
+    writeFileSync(target, gzipSync(Buffer.from(text), { level: 9 }));
+    console.log(`${file}: ${text.length} bytes, ${readFileSync(target).length} gzip-compressed`);
+  }
+}
+process.exit(stale ? 1 : 0);
