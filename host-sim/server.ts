@@ -11,6 +11,7 @@ import type { TextCodec } from '../src/util/text';
 export const nodeTextCodec: TextCodec = {
   encode: (text) => Buffer.from(text, 'utf8'),
   decode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+  byteLength: (text) => Buffer.byteLength(text, 'utf8'),
 };
 
 export interface ServerOptions {

@@ -22,19 +22,21 @@ export function reasonPhrase(status: number): string {
  * keeps the Content-Length of the body it leaves out. A 204 carries no Content-Length (RFC 9110 §8.6).
  */
 export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextCodec): Uint8Array {
+  const bytes = res.bytes;
   let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
-  // The body is encoded first: its byte count is the Content-Length (one native call, where
-  // counting UTF-8 bytes in script costs a step per character).
-  const body = res.status === 204 ? null : res.bytes ?? codec.encode(res.body);
-  if (body) head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' + body.length + '\r\n';
+  if (res.status !== 204) {
+    head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' +
+      (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
+  }
   if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
   head += res.extraHeaders;
   if (res.close) head += 'Connection: close\r\n';
   head += '\r\n';
+  if (headOnly || res.status === 204) return codec.encode(head);
+  if (!bytes) return codec.encode(head + res.body);
   const headBytes = codec.encode(head);
-  if (headOnly || !body) return headBytes;
-  const out = new Uint8Array(headBytes.length + body.length);
+  const out = new Uint8Array(headBytes.length + bytes.length);
   out.set(headBytes, 0);
-  out.set(body, headBytes.length);
+  out.set(bytes, headBytes.length);
   return out;
 }
