@@ -13,6 +13,7 @@ import { simOpenApi } from './openapi-source';
 export const nodeTextCodec: TextCodec = {
   encode: (text) => Buffer.from(text, 'utf8'),
   decode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+  byteLength: (text) => Buffer.byteLength(text, 'utf8'),
 };
 
 export interface ServerOptions {

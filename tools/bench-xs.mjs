@@ -3,7 +3,9 @@
 //
 // Uses the compiled test driver (build/tests/xs/*.js, so run `make build` first) and bundles
 // tests/xs/xs-main.ts (HTTP core + API core + simulated HAL, fixed clock) from the TypeScript sources.
-// Prints, per request kind: XS computrons (meter `compute`) and heap slots (`currentHeapCount`
+// First, per request kind, the device path alone (Connection.receive with the request's bytes already
+// in XS: no harness) against the targets, broken down by stage (tests/xs/xs-stages.ts: each stage
+// run on its own with the real modules; `other` is the glue between them). Then, per request kind: XS computrons (meter `compute`) and heap slots (`currentHeapCount`
 // growth per request, `allocate` arena bytes), the same for a bare byte-echo handleCommand fed the
 // same bytes in the same worker, and their ratio; then the live heap (after gc()) after 100 and
 // after 10,000 requests on one long-lived Connection/Api; then the minified device bundle size.
@@ -92,7 +94,50 @@ function pad(s, n, right = false) {
   return right ? s.padEnd(n) : s.padStart(n);
 }
 
+/** Computron targets of the device path per request kind (issue: half the work per request). */
+const TARGETS = [9000, 9000, 14000, 8000];
+const STAGES = ['parse', 'route', 'body', 'hal', 'format', 'envelope', 'write'];
+
+/** The breakdown table: total device path and each stage, medians over SAMPLES, harness subtracted. */
+async function stageBreakdown() {
+  const worker = new XsnapWorker({ name: 'bench-xs-stages', meteringLimit: LIMIT });
+  try {
+    await worker.start();
+    await worker.evaluate(await bundleForXs(ROOT, 'tests/xs/xs-stages.ts'));
+    const cost = async (kind, stage) => {
+      const msg = new Uint8Array([kind, stage]);
+      for (let i = 0; i < WARMUP; i++) await worker.command(msg);
+      const xs = [];
+      for (let i = 0; i < SAMPLES; i++) xs.push((await worker.command(msg)).meter.compute);
+      return median(xs);
+    };
+    const header = `${pad('request', 34, true)} ${pad('total', 7)} ${pad('target', 7)}  ` +
+      STAGES.map((s) => pad(s, 8)).join(' ') + ` ${pad('other', 7)}`;
+    console.log('device path per request (Connection.receive, bytes already in XS), computrons, by stage:');
+    console.log(header);
+    console.log('-'.repeat(header.length));
+    let met = 0;
+    for (let k = 0; k < 4; k++) {
+      const c = CASES[k];
+      const kind = (await worker.evaluate(`globalThis.kindIndex = prepareKind(${JSON.stringify(c.stream)})`)) && k;
+      const base = await cost(kind, 0);
+      const total = (await cost(kind, 8)) - base;
+      const parts = [];
+      for (let s = 1; s <= STAGES.length; s++) parts.push(Math.max(0, (await cost(kind, s)) - base));
+      const other = total - parts.reduce((a, b) => a + b, 0);
+      const ok = total <= TARGETS[k];
+      if (ok) met++;
+      console.log(`${pad(c.name, 34, true)} ${pad(total, 7)} ${pad((ok ? '<=' : '> ') + TARGETS[k], 7)}  ` +
+        parts.map((v) => pad(v, 8)).join(' ') + ` ${pad(other, 7)}`);
+    }
+    console.log(`targets met: ${met} of 4\n`);
+  } finally {
+    await worker.close();
+  }
+}
+
 async function main() {
+  await stageBreakdown();
   const code = await bundleForXs(ROOT, 'tests/xs/xs-main.ts');
   const worker = new XsnapWorker({ name: 'bench-xs', meteringLimit: LIMIT });
   try {

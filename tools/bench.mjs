@@ -3,8 +3,13 @@
 // raw node:net server writing a canned response (the floor). Prints req/s, p50/p99 latency and ratios.
 // Every case runs BENCH_ROUNDS times, the cases interleaved, and the median round is reported: a
 // shared 2-core machine drifts by tens of percent from one minute to the next.
-//   BENCH_SECONDS (default 3), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32), BENCH_THREADS (default 1)
+// Then what one client sees: wrk with a single connection, and a script-like loop (PUT a value, GET
+// it back, one keep-alive connection, as a test engineer's Python `requests.Session` does), as
+// per-pair latency percentiles.
+//   BENCH_SECONDS (default 3), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32), BENCH_THREADS (default 1),
+//   BENCH_PAIRS (default 2000)
 import { spawn, execFileSync } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -29,8 +34,8 @@ async function fetchOnce(port, path) {
 }
 
 /** Runs wrk; returns { rps, p50, p99, errors, non2xx }. */
-function wrk(port, path, script) {
-  const args = ['-t', String(THREADS), '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '--latency'];
+function wrk(port, path, script, connections = CONNECTIONS) {
+  const args = ['-t', String(THREADS), '-c', String(connections), '-d', `${SECONDS}s`, '--latency'];
   if (script) args.push('-s', script);
   args.push(`http://127.0.0.1:${port}${path}`);
   const out = execFileSync('wrk', args, { encoding: 'utf8' });
@@ -45,6 +50,42 @@ function wrk(port, path, script) {
   const errors = socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
   const non2xx = Number((/Non-2xx or 3xx responses: (\d+)/.exec(out) ?? [0, 0])[1]);
   return { rps, p50: lat('50'), p99: lat('99'), errors, non2xx };
+}
+
+/** One keep-alive HTTP exchange; resolves with the body text. */
+function exchange(agent, port, method, path, body) {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`))));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** PUT hbinterval then GET it back, PAIRS times on one keep-alive connection: latency per pair (ms). */
+async function putGetLoop(port, pairs) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const path = '/api/v1/device/system/0/hbinterval';
+  const times = [];
+  try {
+    for (let i = 0; i < pairs + 100; i++) {
+      const value = 1 + (i % 200);
+      const t0 = process.hrtime.bigint();
+      await exchange(agent, port, 'PUT', path, `{"value": ${value}}`);
+      const got = JSON.parse(await exchange(agent, port, 'GET', path));
+      if (got.response.value !== value) throw new Error(`read back ${got.response.value}, expected ${value}`);
+      if (i >= 100) times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  } finally {
+    agent.destroy();
+  }
+  times.sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: times[times.length - 1] };
 }
 
 function luaPut(path, body) {
@@ -115,6 +156,20 @@ async function main() {
     for (const [name, r] of rows) {
       console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.non2xx} | ${(r.rps / bare.rps).toFixed(2)} | ${(r.rps / floor.rps).toFixed(2)} |`);
     }
+
+    // One client: wrk with one connection (GET int), and a script's PUT-then-GET loop.
+    const single = [
+      ['bare node:http, 1 connection', httpPort, '/api/v1/device/system/0/serialnumber'],
+      ['host-sim GET int, 1 connection', simPort, '/api/v1/device/system/0/serialnumber'],
+    ].map(([name, port, path]) => [name, wrk(port, path, null, 1)]);
+    console.log(`\nwrk -t1 -c1 -d${SECONDS}s (one client, one request at a time):`);
+    console.log('| case | req/s | p50 ms | p99 ms |');
+    console.log('|---|---:|---:|---:|');
+    for (const [name, r] of single) console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} |`);
+    const pairs = Number(process.env.BENCH_PAIRS ?? 2000);
+    const loop = await putGetLoop(simPort, pairs);
+    console.log(`\nscript loop (node:http keep-alive client, like requests.Session): PUT hbinterval then GET it back, ${pairs} pairs`);
+    console.log(`  per pair: p50 ${loop.p50.toFixed(3)} ms, p90 ${loop.p90.toFixed(3)} ms, p99 ${loop.p99.toFixed(3)} ms, max ${loop.max.toFixed(3)} ms`);
   } finally {
     for (const c of [sim, httpBase, rawBase]) c.kill();
   }

@@ -87,16 +87,30 @@ export class SimContext {
   }
 
   /**
-   * Bring time-driven effects up to now. The hooks run only when time moved or state changed since
-   * they last ran (a burst of reads in one millisecond costs one pass). `mutating`: the caller is
-   * about to change state, so the next call runs the hooks again even in the same millisecond.
+   * Bring time-driven effects up to now before a derived value is read. The hooks run only when
+   * time moved or state changed since they last ran: a burst of reads in one millisecond costs one
+   * pass, and a plain setting read (entity.ts) costs none.
    */
-  advance(mutating = false): void {
+  advance(): void {
     const t = this.wallNow();
-    const run = t !== this.advancedAt || this.dirty;
+    if (t === this.advancedAt && !this.dirty) return;
+    this.runHooks(t);
+  }
+
+  /**
+   * State is about to change: integrate what happened up to now under the old state (only when
+   * time moved), then mark it changed so the next derived read re-checks limits and latches faults.
+   * A PUT thus advances the physics at most once, however its read-back is made.
+   */
+  touch(): void {
+    const t = this.wallNow();
+    if (t !== this.advancedAt) this.runHooks(t);
+    this.dirty = true;
+  }
+
+  private runHooks(t: number): void {
     this.advancedAt = t;
-    this.dirty = mutating;
-    if (!run) return;
+    this.dirty = false;
     this.hookTime = t;
     try {
       for (const hook of this.advanceHooks) hook(t);

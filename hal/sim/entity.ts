@@ -1,5 +1,6 @@
 // Builds an EntityHal from behaviour tables: an operation with a handler runs it; any other operation
-// that names a register reads or writes it plainly. Every call first brings the simulation up to date.
+// that names a register reads or writes it plainly. A derived read first brings the simulation up to
+// date; a change first integrates up to now (the physics advances at most once per request).
 // `limits` is the one source of what the module accepts beyond the route table: limits(op) publishes it
 // (GET /api/v1/device/{serial}) and set() enforces it before the handler runs, so the two cannot drift.
 
@@ -32,10 +33,9 @@ export function makeEntity<E extends EntityName>(
 ): EntityHal<OpsOf<E>> {
   type Op = OpsOf<E>;
   const count = ctx.count(name);
-  const enter = (index: number, op: string, mutating: boolean): void => {
+  const enter = (index: number, op: string): void => {
     if (!(index >= 0 && index < count)) throw new ApiError(aErrIndexRange, `${name} index ${index} out of range 0..${count - 1}`);
     if (!supportsOp(ctx.profile, name, op)) throw new ApiError(aErrUnimplemented, `${name}/${op} is not supported by this module`);
-    ctx.advance(mutating);
   };
   const missing = (op: string, what: string): ApiError =>
     new ApiError(aErrUnimplemented, `${name}/${op}: no ${what} on this module`);
@@ -46,23 +46,29 @@ export function makeEntity<E extends EntityName>(
     // An operation with neither a set handler nor a register cannot be set here: PUT answers 501.
     limits: (op: Op) => b.limits?.[op] ?? (b.set?.[op] || b.registers?.has(op) ? null : READ_ONLY),
     get(index: number, op: Op, params: readonly number[]): HalValue {
-      enter(index, op, false);
+      enter(index, op);
       const h = b.get?.[op];
-      if (h) return h(index, params);
+      // A plain setting does not change with time: only derived values need the physics brought up to now.
+      if (h) {
+        ctx.advance();
+        return h(index, params);
+      }
       if (b.registers?.has(op)) return b.registers.read(index, op, params);
       throw missing(op, 'read');
     },
     set(index: number, op: Op, params: readonly number[], value: HalValue): void {
-      enter(index, op, true);
+      enter(index, op);
       const l = b.limits?.[op];
       if (l) enforceLimits(`${name} ${index} ${op}`, l, value);
+      ctx.touch();
       const h = b.set?.[op];
       if (h) return h(index, params, value);
       if (b.registers?.has(op)) return b.registers.write(index, op, params, value);
       throw missing(op, 'write');
     },
     run(index: number, op: Op, params: readonly number[]): void {
-      enter(index, op, true);
+      enter(index, op);
+      ctx.touch();
       const h = b.run?.[op];
       if (h) return h(index, params);
       throw missing(op, 'action');

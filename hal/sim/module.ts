@@ -109,7 +109,7 @@ export function createSimModule(options: SimOptions = {}): SimModule {
     moduleAddress: () => system.moduleAddress(),
     activeInterfacePort: (service) => ethernet.activePort(service),
     setRailLoad: (rail, milliohm) => {
-      ctx.advance(true); // account energy and faults up to now under the old load
+      ctx.touch(); // account energy and faults up to now under the old load
       rails.setLoad(rail, milliohm);
     },
     setPortDevice: (port, device) => ports.setDevice(port, device),

@@ -136,7 +136,7 @@ export class PortModel {
   }
 
   setDevice(i: number, d: PortDevice | null): void {
-    this.ctx.advance(true);
+    this.ctx.touch();
     this.devices[this.check(i)] = d;
   }
 

@@ -82,7 +82,7 @@ export class Api implements RequestHandler {
         this.answerListing(req, match, path, res);
         return;
       }
-      const allow = allowed(match.forms);
+      const allow = match.forms[0].allow;
       if (req.method === 'OPTIONS') {
         res.status = 204;
         res.allow = allow;
@@ -222,19 +222,6 @@ function pick(forms: readonly Route[], method: string): Route | null {
 function getForm(forms: readonly Route[]): Route | null {
   for (const r of forms) if (r.get !== '-' && r.get !== 'none') return r;
   return null;
-}
-
-/** The Allow value of a path: GET (and HEAD unless an action), PUT, OPTIONS. */
-function allowed(forms: readonly Route[]): string {
-  let get = false;
-  let head = false;
-  let put = false;
-  for (const r of forms) {
-    if (r.get !== '-') get = true;
-    if (r.get !== '-' && r.get !== 'none') head = true;
-    if (r.put !== '-') put = true;
-  }
-  return (get ? 'GET, ' : '') + (head ? 'HEAD, ' : '') + (put ? 'PUT, ' : '') + 'OPTIONS';
 }
 
 /** Path parameters: decimal integers in the table's range, or below the module's own bound. */

@@ -32,6 +32,11 @@ export interface Route {
   readonly putEmpty: boolean;
   /** bytes:ipv4 holding several addresses (staticipv4dnsaddress). */
   readonly list: boolean;
+  /**
+   * The Allow value of this route's path: the methods of every form with as many path parameters
+   * (GET, and HEAD unless an action; PUT; OPTIONS). Computed with the table, not per request.
+   */
+  readonly allow: string;
 }
 
 /** Entity names the API knows; `i2c` has no operations yet and answers 501 (DECISIONS.md). */
@@ -78,13 +83,33 @@ function compile(): Table {
     const [min, max] = parseRange(range);
     const route: Route = {
       entity, op, params: parseParams(params), get: get as GetCode, put: put as PutCode, type, unit, min, max,
-      putEmpty: flags === 'putEmpty', list: flags === 'list',
+      putEmpty: flags === 'putEmpty', list: flags === 'list', allow: '',
     };
     const ops = table[entity];
     if (!ops) throw new Error(`route table names unknown entity ${entity}`);
     (ops[op] ??= []).push(route);
   }
+  for (const entity in table) {
+    for (const op in table[entity]) {
+      const forms = table[entity][op];
+      for (const r of forms) (r as { allow: string }).allow = allowOf(forms, r.params.length);
+    }
+  }
   return table;
+}
+
+/** GET (and HEAD unless an action), PUT, OPTIONS: what the forms with `count` path parameters offer. */
+function allowOf(forms: readonly Route[], count: number): string {
+  let get = false;
+  let head = false;
+  let put = false;
+  for (const r of forms) {
+    if (r.params.length !== count) continue;
+    if (r.get !== '-') get = true;
+    if (r.get !== '-' && r.get !== 'none') head = true;
+    if (r.put !== '-') put = true;
+  }
+  return (get ? 'GET, ' : '') + (head ? 'HEAD, ' : '') + (put ? 'PUT, ' : '') + 'OPTIONS';
 }
 
 const ROUTES: Table = compile();

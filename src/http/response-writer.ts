@@ -1,7 +1,7 @@
 // Serialises an HttpResponse: one status line and header block as a string, the body as UTF-8.
 
 import type { HttpResponse } from './request';
-import { utf8Length, type TextCodec } from '../util/text';
+import type { TextCodec } from '../util/text';
 
 const REASONS: { readonly [status: number]: string } = {
   100: 'Continue', 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
@@ -25,7 +25,8 @@ export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextC
   const bytes = res.bytes;
   let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
   if (res.status !== 204) {
-    head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' + (bytes ? bytes.length : utf8Length(res.body)) + '\r\n';
+    head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' +
+      (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
   }
   if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
   head += res.extraHeaders;

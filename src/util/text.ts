@@ -10,6 +10,8 @@ export interface TextCodec {
   encode(text: string): Uint8Array;
   /** A string from UTF-8 bytes (invalid sequences become U+FFFD). */
   decode(bytes: Uint8Array): string;
+  /** UTF-8 byte count of a string (a Content-Length): native where the platform has it. */
+  byteLength(text: string): number;
 }
 
 interface Encoder { encode(text: string): Uint8Array }
@@ -27,6 +29,8 @@ export function standardTextCodec(): TextCodec {
     return {
       encode: (text) => encoder.encode(text),
       decode: (bytes) => decoder.decode(bytes),
+      // One native encode: counting in script costs a bytecode step per character.
+      byteLength: (text) => encoder.encode(text).length,
     };
   }
   // XS without the text modules: its own conversions, called as methods (they use `this`).
@@ -36,6 +40,7 @@ export function standardTextCodec(): TextCodec {
   return {
     encode: (text) => new Uint8Array(xsBuffer.fromString(text)),
     decode: (bytes) => xsString.fromArrayBuffer(bytes.slice().buffer),
+    byteLength: (text) => xsBuffer.fromString(text).byteLength,
   };
 }
 
