@@ -17,7 +17,9 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
+# The web console (web/) is built into src/web/console-page.ts first (tools/build-console.mjs).
 build: $(NPM_STAMP)
+	node tools/build-console.mjs
 	$(TSC) -p tsconfig.json
 
 # Device-side code type-checks with no Node types at all.

@@ -15,12 +15,18 @@ import { envelope, errorResponse, TimestampClock } from './envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 import type { EntityHal, ModuleHal } from '../../hal/types';
 import { standardTextCodec, type TextCodec } from '../util/text';
+import { EventStreams, isEventsPath } from './events'; // HOOK(console)
+import { serveConsole } from '../web/console'; // HOOK(console)
 
 export interface ApiOptions {
   /** Answer CORS preflights and add Access-Control-Allow-Origin to every answer. */
   cors?: boolean;
   /** UTF-8 codec for bodies and names; default the engine's own. */
   codec?: TextCodec;
+  /** HOOK(console): event streams served at once (DECISIONS.md §Events); default 1, a module's. */
+  maxStreams?: number;
+  /** HOOK(console): inflates the console page for a client that does not take gzip (the simulator's). */
+  gunzip?: (bytes: Uint8Array) => Uint8Array;
 }
 
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
@@ -35,12 +41,16 @@ export class Api implements RequestHandler {
   private readonly clock = new TimestampClock();
   /** The device whose afterResponse runs after the current answer (a pending reset). */
   private lastDevice: ModuleHal | null = null;
+  private readonly events: EventStreams; // HOOK(console)
+  private readonly gunzip: ((bytes: Uint8Array) => Uint8Array) | null; // HOOK(console)
 
   constructor(devices: readonly ModuleHal[], options?: ApiOptions) {
     if (devices.length === 0) throw new Error('Api needs at least one device');
     this.devices = devices;
     this.cors = options?.cors === true;
     this.codec = options?.codec ?? standardTextCodec();
+    this.events = new EventStreams(options?.maxStreams ?? 1, this.clock, this.codec); // HOOK(console)
+    this.gunzip = options?.gunzip ?? null; // HOOK(console)
   }
 
   handle(req: HttpRequest, res: HttpResponse): void {
@@ -56,6 +66,12 @@ export class Api implements RequestHandler {
         // OPTIONS * asks about the server as a whole (RFC 9110 §9.3.7).
         res.status = 204;
         res.allow = 'GET, HEAD, PUT, OPTIONS';
+        return;
+      }
+      // HOOK(console): the web console at / and event streams at .../events (src/web, src/api/events.ts).
+      if (path === '/') return serveConsole(req, res, this.gunzip);
+      if (isEventsPath(path)) {
+        clock = this.events.answer(req.method, path, query < 0 ? '' : req.target.slice(query + 1), this.devices, res);
         return;
       }
       const match = matchPath(path, this.devices);
@@ -202,7 +218,7 @@ function preflightHeaders(allow: string): string {
 }
 
 /** Path parameters: decimal integers in the table's range, or below the module's own bound. */
-function checkParams(route: Route, match: PathMatch, hal: EntityHal): number[] {
+export function checkParams(route: Route, match: PathMatch, hal: EntityHal): number[] {
   const out: number[] = [];
   for (let k = 0; k < route.params.length; k++) {
     const p = route.params[k];

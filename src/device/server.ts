@@ -49,7 +49,8 @@ export class DeviceServer implements TransportEvents {
       onReadable(requests: number) { self.accept(this, requests); },
     });
     this.port = options.port;
-    this.timer = Timer.repeat(() => this.tick(), 1000);
+    // HOOK(console): 100 ms, the shortest event-stream interval (checkTimeout also ticks streams).
+    this.timer = Timer.repeat(() => this.tick(), 100);
   }
 
   /** Stop listening and drop every connection (a soft reset moving the REST port). */
