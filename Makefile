@@ -9,7 +9,7 @@ MOCHA := node_modules/.bin/mocha
 TSC := node_modules/.bin/tsc
 SIM_ARGS ?=
 
-.PHONY: all sim test build check clean bench fuzz bench-xs soak
+.PHONY: all sim test build check clean bench fuzz bench-xs soak chromium
 
 all: test
 
@@ -26,11 +26,15 @@ build: $(NPM_STAMP)
 check: $(NPM_STAMP)
 	$(TSC) -p tsconfig.device.json
 
-test: build check check-moddable
+test: build check check-moddable chromium
 	$(MOCHA) --reporter dot 'build/tests/**/*.test.js'
 
 sim: build
 	node build/host-sim/main.js $(SIM_ARGS)
+
+# The console's browser tests drive Debian's chromium (installed here when missing) with playwright-core.
+chromium:
+	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
 
 # HTTP load benchmark with wrk (Debian package, installed here when missing) against the
 # simulator and two baselines the script starts itself. See README.md §Performance.

@@ -5,8 +5,11 @@
 const $ = (id) => document.getElementById(id);
 const MODELS = { 4: 'USBStem', 5: 'EtherStem', 14: 'MTM-PM-1', 17: 'USBHub2x4', 19: 'USBHub3p', 21: 'USBC-Switch', 24: 'USBHub3c', 26: 'PD3M', 27: 'USBExt3c' };
 const RANGES = { u8: [0, 255], i8: [-128, 127], u16: [0, 65535], i16: [-32768, 32767], u32: [0, 4294967295], i32: [-2147483648, 2147483647] };
-// Units shown also in a larger unit: uV 4999909 (5.000 V).
-const SCALES = { uV: ['V', 1e6], uA: ['mA', 1e3], mW: ['W', 1e3], mWh: ['Wh', 1e3], mOhm: ['Ω', 1e3], 'u°C': ['°C', 1e6], us: ['ms', 1e3], ns: ['µs', 1e3] };
+// Units shown also in a larger unit, the largest the value fills: 4999909 µV (5.000 V), 200003 µA (200.003 mA).
+const SCALES = {
+  uV: [['V', 1e6], ['mV', 1e3]], uA: [['A', 1e6], ['mA', 1e3]], mW: [['W', 1e3]], mWh: [['Wh', 1e3]],
+  mOhm: [['Ω', 1e3]], 'u°C': [['°C', 1e6]], us: [['s', 1e6], ['ms', 1e3]], ns: [['ms', 1e6], ['µs', 1e3]],
+};
 const NICE_UNIT = { uV: 'µV', uA: 'µA', 'u°C': 'µ°C', us: 'µs', um: 'µm', udB: 'µdB', mOhm: 'mΩ' };
 const POINTS = 300; // points kept per live chart
 
@@ -32,9 +35,11 @@ function el(tag, attrs, ...kids) {
 function unitText(unit) { return NICE_UNIT[unit] || unit || ''; }
 
 function show(value, unit) {
-  const s = SCALES[unit];
   const text = value + (unit ? ' ' + unitText(unit) : '');
-  return s && typeof value === 'number' ? text + ' (' + (value / s[1]).toFixed(3) + ' ' + s[0] + ')' : text;
+  const scales = SCALES[unit];
+  if (!scales || typeof value !== 'number') return text;
+  const s = scales.find((x) => Math.abs(value) >= x[1]) || scales[scales.length - 1];
+  return text + ' (' + (value / s[1]).toFixed(3) + ' ' + s[0] + ')';
 }
 
 // The token form: requests that got 401 wait here until the user gives a token.
