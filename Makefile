@@ -47,9 +47,11 @@ soak: build
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/soak.mjs
 
-# Cost of the device-side request path inside the real XS engine (computrons, heap, bundle size).
+# Cost of the device-side request path inside the real XS engine (computrons, heap, bundle size),
+# then of one event-stream tick and of serving the console page (tools/bench-events-xs.mjs).
 bench-xs: build
 	node tools/bench-xs.mjs
+	node tools/bench-events-xs.mjs
 
 # Long property-based fuzzing of the HTTP core (make test runs a short pass of the same properties).
 FUZZ_RUNS ?= 100000

@@ -6,6 +6,9 @@ import { gunzipSync } from 'node:zlib';
 import { acceptsGzip, decodeBase64 } from '../src/web/console';
 import { CONSOLE_ETAG, CONSOLE_GZIP_BASE64, CONSOLE_GZIP_SIZE, CONSOLE_SIZE } from '../src/web/console-page';
 import { rawExchange, simApi } from './helpers';
+import { standardTextCodec } from '../src/util/text';
+
+const codec = standardTextCodec();
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -39,9 +42,12 @@ describe('console page resource', () => {
   });
 
   it('decodes base64 like Node does (the device decoder)', () => {
-    assert.deepEqual(Buffer.from(decodeBase64(CONSOLE_GZIP_BASE64)), Buffer.from(CONSOLE_GZIP_BASE64, 'base64'));
-    for (const s of ['', 'Zg==', 'Zm8=', 'Zm9v', 'AP8A/w==', '+/+/']) assert.deepEqual(Buffer.from(decodeBase64(s)), Buffer.from(s, 'base64'), s);
-    assert.throws(() => decodeBase64('Zm9v!'), /bad character/);
+    assert.deepEqual(Buffer.from(decodeBase64(CONSOLE_GZIP_BASE64, codec)), Buffer.from(CONSOLE_GZIP_BASE64, 'base64'));
+    const long = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) & 255)).toString('base64'); // several slices
+    assert.deepEqual(Buffer.from(decodeBase64(long, codec)), Buffer.from(long, 'base64'));
+    for (const s of ['', 'Zg==', 'Zm8=', 'Zm9v', 'AP8A/w==', '+/+/']) assert.deepEqual(Buffer.from(decodeBase64(s, codec)), Buffer.from(s, 'base64'), s);
+    assert.throws(() => decodeBase64('Zm9!', codec), /bad character/);
+    assert.throws(() => decodeBase64('Zm9vZ', codec), /truncated/);
   });
 
   it('reads Accept-Encoding', () => {

@@ -69,7 +69,7 @@ export class Api implements RequestHandler {
         return;
       }
       // HOOK(console): the web console at / and event streams at .../events (src/web, src/api/events.ts).
-      if (path === '/') return serveConsole(req, res, this.gunzip);
+      if (path === '/') return serveConsole(req, res, this.gunzip, this.codec);
       if (isEventsPath(path)) {
         clock = this.events.answer(req.method, path, query < 0 ? '' : req.target.slice(query + 1), this.devices, res);
         return;
