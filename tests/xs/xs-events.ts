@@ -6,6 +6,7 @@
 //   live <0|1>    whether the module's simulated time moves with it (its physics run on every read)
 //   page          GET / on a new Connection (gzip)
 //   close         the stream's client goes
+//   last          (answers the bytes the previous command wrote, not a count)
 
 import { Connection, type Transport } from '../../src/http/connection';
 import { Api } from '../../src/api/api';
@@ -18,8 +19,10 @@ let moduleT = t;
 let live = false;
 const moduleNow = (): number => moduleT;
 let written = 0;
+/** What the last command wrote (kept by reference; `last` answers it). */
+let wrote: Uint8Array[] = [];
 const transport: Transport = {
-  write(bytes: Uint8Array): void { written += bytes.length; },
+  write(bytes: Uint8Array): void { written += bytes.length; wrote.push(bytes); },
   close(): void { /* counted by the bench through `written` only */ },
 };
 let api: Api | undefined;
@@ -57,6 +60,15 @@ function run(command: string): number {
 
 (globalThis as unknown as { handleCommand: (msg: ArrayBuffer) => ArrayBuffer }).handleCommand = (msg: ArrayBuffer): ArrayBuffer => {
   const bytes = new Uint8Array(msg);
+  if (bytes.length === 4 && bytes[0] === 108 && bytes[1] === 97) { // 'last'
+    let n = 0;
+    for (const b of wrote) n += b.length;
+    const all = new Uint8Array(n);
+    n = 0;
+    for (const b of wrote) { all.set(b, n); n += b.length; }
+    return all.buffer as ArrayBuffer;
+  }
+  wrote = [];
   let text = '';
   for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]);
   return bytesOf(String(run(text))).buffer as ArrayBuffer;
