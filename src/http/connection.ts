@@ -18,6 +18,9 @@ export interface Transport {
   backlog?(): number;
 }
 
+/** HOOK(console): binary bodies larger than this are written apart from their head. */
+const LARGE_BODY = 1024;
+
 /** A stream whose client reads slower than it is written skips ticks rather than queue without end. */
 const STREAM_BACKLOG_MAX = 4096;
 
@@ -148,7 +151,15 @@ export class Connection {
   }
 
   private send(headOnly: boolean): void {
-    this.transport.write(writeResponse(this.response, headOnly, this.codec));
+    const res = this.response;
+    // HOOK(console): a large binary body (the console page, a store slot) goes as a second write of the
+    // handler's own array, not copied behind the head: the module holds it once, not twice.
+    if (res.bytes && res.bytes.length > LARGE_BODY && !headOnly) {
+      this.transport.write(writeResponse(res, true, this.codec));
+      this.transport.write(res.bytes);
+    } else {
+      this.transport.write(writeResponse(res, headOnly, this.codec));
+    }
     this.handler.afterResponse();
   }
 

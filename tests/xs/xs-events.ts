@@ -54,6 +54,7 @@ function run(command: string): number {
     new Connection(api, transport, { now }).receive(bytesOf('GET / HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n'));
   } else if (verb === 'close') {
     stream!.end();
+    stream = undefined;
   }
   return written;
 }
