@@ -159,6 +159,28 @@ describe('web console in headless Chromium', function () {
     await page.unroute('**/api/v1/device/0x*/system/0/hbinterval');
   });
 
+  it('filters entities and operations by name', async () => {
+    await page.fill('#filter', 'vbus');
+    const shown = await page.locator('details:not([hidden])').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-entity')));
+    assert.deepEqual(shown, ['port']);
+    await page.locator('details[data-entity="port"] .op[data-op="vbusvoltage"]').waitFor();
+    const ops = await page.locator('details[data-entity="port"] .op:not([hidden])').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-op')));
+    assert.ok(ops.length >= 2 && ops.every((op) => op!.includes('vbus')), ops.join(' '));
+    await page.fill('#filter', '');
+    assert.equal(await page.locator('details[hidden]').count(), 0);
+  });
+
+  it('works with the older description (operations as a list of names)', async () => {
+    const old = await browser.newPage();
+    await old.goto(`http://127.0.0.1:${server.port}/`);
+    await old.waitForFunction("document.getElementById('ident').textContent.includes('firmware')");
+    const row = await opRow(old, 'system', 'hbinterval');
+    await row.locator('input[aria-label=value]').fill('42');
+    await row.getByRole('button', { name: 'Set' }).click();
+    await row.locator('.msg', { hasText: 'set = 42' }).waitFor();
+    await old.close();
+  });
+
   it('is usable on a phone-sized screen', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await openConsole(phone, server.port);

@@ -147,7 +147,7 @@ function entityBlock(name, entity) {
   const index = el('select', { 'aria-label': name + ' instance' });
   for (let i = 0; i < entity.count; i++) index.append(el('option', { value: i }, String(i)));
   const body = el('div');
-  const block = el('details', { 'data-entity': name },
+  const block = el('details', { 'data-entity': name, 'data-ops': Object.keys(all).join(' ') },
     el('summary', null, name + ' ', el('small', null, entity.count + (entity.count === 1 ? ' instance' : ' instances'))));
   let built = false;
   block.addEventListener('toggle', () => {
@@ -155,6 +155,7 @@ function entityBlock(name, entity) {
     if (!built) {
       built = true;
       for (const op of Object.keys(all)) body.append(opRow(name, index, op, all[op]));
+      applyFilter();
     }
     for (const r of body.children) r.read && r.read();
   });
@@ -264,6 +265,11 @@ async function restartStream() {
   const url = base + 'events?watch=' + [...watched.keys()].join(',') + '&interval=' + ($('interval').value || 1000);
   try {
     const r = await fetch(url, { headers: headers({ Accept: 'text/event-stream' }), signal: ctrl.signal, cache: 'no-store' });
+    if (r.status === 401) { // reads closed by the operator: ask, then start again
+      await askToken('This module needs a token to read values.');
+      if (stream === ctrl) restartStream();
+      return;
+    }
     if (!r.ok) {
       const j = await r.json().catch(() => null);
       throw new Error(j && j.response ? j.response.error + ': ' + j.response.message : 'HTTP ' + r.status);
@@ -408,13 +414,17 @@ $('capRun').onclick = () => capMsg((async () => {
   throw new Error('the capture did not finish within 30 s');
 })());
 
-$('filter').oninput = () => {
+// The filter shows the entities whose name or one of whose operations contains the text, opened,
+// with only the matching operations (an entity's rows are built when it is first opened).
+function applyFilter() {
   const f = $('filter').value.toLowerCase();
   for (const d of document.querySelectorAll('details')) {
-    d.hidden = !!f && !d.dataset.entity.includes(f) && ![...d.querySelectorAll('.op')].some((r) => r.dataset.op.includes(f));
+    const whole = !f || d.dataset.entity.includes(f);
+    d.hidden = !whole && !d.dataset.ops.split(' ').some((op) => op.includes(f));
     if (f && !d.hidden && !d.open) d.open = true;
-    for (const r of d.querySelectorAll('.op')) r.hidden = !!f && !r.dataset.op.includes(f) && !d.dataset.entity.includes(f);
+    for (const r of d.querySelectorAll('.op')) r.hidden = !whole && !r.dataset.op.includes(f);
   }
-};
+}
+$('filter').oninput = applyFilter;
 
 start();
