@@ -127,3 +127,33 @@ describe('event stream timing and limits (test clock)', () => {
     assert.match(rawExchange(sim, [head('watch=rail/0/voltage')]).out, /^HTTP\/1\.1 503 /);
   });
 });
+
+describe('event stream through the node:http adapter', () => {
+  it('streams, and frees the stream when the client goes', async () => {
+    const http = await import('node:http');
+    const { nodeHttpListener } = await import('../host-sim/node-http-adapter');
+    const api = simApi();
+    const server = http.createServer(nodeHttpListener(api));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as net.AddressInfo).port;
+    try {
+      const url = `http://127.0.0.1:${port}/api/v1/device/events?watch=system/0/model&interval=100`;
+      const read = (): Promise<string> => new Promise((resolve, reject) => {
+        http.get(url, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => {
+            text += d;
+            if (text.split('data: ').length > 3) { res.destroy(); resolve(res.statusCode + ' ' + res.headers['content-type'] + '\n' + text); }
+          });
+        }).on('error', reject);
+      });
+      assert.match(await read(), /^200 text\/event-stream\nretry: 2000\n\ndata: \{"timestamp":"[^"]+","values":\{"system\/0\/model":\{"value":\d+,"rawValue":\d+\}\}\}\n\n/);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.match(await read(), /^200 /, 'the first stream was released when its client went');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
