@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the web console (web/console.html with console.css and console.js inlined) into
+// Builds the web console (web/console.html with the stylesheet and scripts it links inlined) into
 // src/web/console-page.ts: the page gzip-compressed (level 9) as one base64 string constant, its ETag
 // and sizes. `make build` runs it; `--check` only says whether the generated file is in sync with web/
 // (exit 1 if not). Fails when the compressed page is over the 24 KB budget.
@@ -24,13 +24,11 @@ function squeeze(text) {
 
 export function buildPage() {
   const read = (f) => fs.readFileSync(path.join(WEB, f), 'utf8');
-  let html = read('console.html');
-  const css = '<style>\n' + squeeze(read('console.css')) + '\n</style>';
-  const js = '<script>\n' + squeeze(read('console.js')) + '\n</script>';
-  const link = '<link rel="stylesheet" href="console.css">';
-  const script = '<script src="console.js"></script>';
-  if (!html.includes(link) || !html.includes(script)) throw new Error('web/console.html must link console.css and console.js');
-  html = squeeze(html).replace(link, () => css).replace(script, () => js);
+  let html = squeeze(read('console.html'));
+  // Every stylesheet link and script of web/ is inlined where it stands: one request, one resource.
+  html = html.replace(/<link rel="stylesheet" href="([\w-]+\.css)">/g, (_, f) => '<style>\n' + squeeze(read(f)) + '\n</style>');
+  html = html.replace(/<script src="([\w-]+\.js)"><\/script>/g, (_, f) => '<script>\n' + squeeze(read(f)) + '\n</script>');
+  if (/<link rel="stylesheet"|<script src=/.test(html)) throw new Error('web/console.html links a file that is not in web/');
   const raw = Buffer.from(html, 'utf8');
   const gz = gzipSync(raw, { level: 9 });
   const etag = '"c-' + createHash('sha256').update(gz).digest('hex').slice(0, 16) + '"';
