@@ -99,7 +99,7 @@ function opRow(entity, index, op, d) {
     const box = el('input', { type: 'checkbox', onchange: () => watch(entity + '/' + index.value + '/' + op, d.unit, box.checked) });
     ctl.append(el('label', null, box, ' watch'));
   }
-  ctl.append(msg);
+  row.append(msg);
   return row;
 }
 
