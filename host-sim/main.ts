@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     const m = d.module;
     console.log(`  ${serialText(m.serialNumber)} ${m.profile.name} (model ${m.profile.model}), saved settings: ${d.stateLocation}`);
   }
+  console.log(`web console: ${base}/`); // HOOK(console)
   const first = serialText(built[0].module.serialNumber);
   console.log(`try: curl ${base}/api/v1/device/${built.length === 1 ? '' : first + '/'}system/0/serialnumber`);
   const stop = (): void => {

@@ -93,6 +93,8 @@ export class DeviceServer implements TransportEvents {
   }
 
   closed(t: DeviceTransport): void {
+    const c = this.connections.get(t);
+    if (c) c.end(); // HOOK(console): however the socket went, its event stream (if any) is released
     this.connections.delete(t);
   }
 
