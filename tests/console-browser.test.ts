@@ -159,6 +159,18 @@ describe('web console in headless Chromium', function () {
     await page.unroute('**/api/v1/device/0x*/system/0/hbinterval');
   });
 
+  it('reads an operation with a path parameter, within its published range', async () => {
+    const row = await opRow(page, 'poe', 'pairvoltage');
+    const pair = row.getByLabel('pair');
+    assert.equal(await pair.getAttribute('max'), '1');
+    await pair.fill('1');
+    await row.getByRole('button', { name: 'Read' }).click();
+    await row.locator('.msg', { hasText: /^= -?\d+ µV/ }).waitFor();
+    await pair.fill('2');
+    await row.getByRole('button', { name: 'Read' }).click();
+    await row.locator('.msg.err', { hasText: /^aErrRange: pair 2 is out of range 0\.\.1/ }).waitFor();
+  });
+
   it('filters entities and operations by name', async () => {
     await page.fill('#filter', 'vbus');
     const shown = await page.locator('details:not([hidden])').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-entity')));
