@@ -17,7 +17,9 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
+# The web console (web/) is built into src/web/console-page.ts first (tools/build-console.mjs).
 build: $(NPM_STAMP)
+	node tools/build-console.mjs
 	$(TSC) -p tsconfig.json
 	node tools/gen-openapi.mjs
 
@@ -32,12 +34,14 @@ check: $(NPM_STAMP)
 test: build check check-moddable browser
 	$(MOCHA) --reporter dot 'build/tests/**/*.test.js'
 
-# The browser test (tests/browser.test.ts) drives Debian's chromium through playwright-core.
+# The browser tests (tests/browser.test.ts, tests/console-browser.test.ts) drive Debian's chromium
+# (installed here when missing) through playwright-core.
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
 
 sim: build
 	node build/host-sim/main.js $(SIM_ARGS)
+
 
 # HTTP load benchmark with wrk (Debian package, installed here when missing) against the
 # simulator and two baselines the script starts itself. See README.md §Performance.
@@ -50,9 +54,11 @@ soak: build
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/soak.mjs
 
-# Cost of the device-side request path inside the real XS engine (computrons, heap, bundle size).
+# Cost of the device-side request path inside the real XS engine (computrons, heap, bundle size),
+# then of one event-stream tick and of serving the console page (tools/bench-events-xs.mjs).
 bench-xs: build
 	node tools/bench-xs.mjs
+	node tools/bench-events-xs.mjs
 
 # Long property-based fuzzing of the HTTP core (make test runs a short pass of the same properties).
 FUZZ_RUNS ?= 100000

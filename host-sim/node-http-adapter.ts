@@ -38,7 +38,11 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
         }, out);
       }
       res.statusCode = out.status;
-      if (out.status !== 204) {
+      if (out.stream) { // HOOK(console): an event stream, polled every 100 ms until the client goes
+        serveStream(res, out);
+        return;
+      }
+      if (out.status !== 204 && out.status !== 304) {
         res.setHeader('Content-Type', out.contentType);
         res.setHeader('Content-Length', out.bytes ? out.bytes.length : Buffer.byteLength(out.body));
       }
@@ -47,11 +51,30 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
         const colon = line.indexOf(':');
         if (colon > 0) res.setHeader(line.slice(0, colon), line.slice(colon + 1).trim());
       }
-      if (req.method === 'HEAD' || out.status === 204) res.end();
+      if (req.method === 'HEAD' || out.status === 204 || out.status === 304) res.end();
       else res.end(out.bytes ? Buffer.from(out.bytes) : out.body);
       api.afterResponse();
     });
   };
+}
+
+/** HOOK(console): the head and first event of a text/event-stream, then the stream's ticks. */
+function serveStream(res: ServerResponse, out: HttpResponse): void {
+  const stream = out.stream!;
+  res.setHeader('Content-Type', out.contentType);
+  for (const line of out.extraHeaders.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) res.setHeader(line.slice(0, colon), line.slice(colon + 1).trim());
+  }
+  res.write(out.body);
+  const timer = setInterval(() => {
+    const text = stream.poll(Date.now());
+    if (text) res.write(text);
+  }, 100);
+  res.on('close', () => {
+    clearInterval(timer);
+    stream.close();
+  });
 }
 
 /** A request header as the core sees it: one string, '' when absent. */

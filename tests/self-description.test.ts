@@ -83,7 +83,8 @@ describe('the API index and paths outside the API', () => {
     assert.equal((await call(api(), 'PUT', '/api/v1', BODY)).status, 405);
   });
 
-  for (const path of ['/', '/index.html', '/api', '/api/v2/device', '/api/v1/nothing']) {
+  // `/` is the web console (tests/console-page.test.ts); every other path outside the API is a 404.
+  for (const path of ['/index.html', '/api', '/api/v2/device', '/api/v1/nothing']) {
     it(`${path}: 404 envelope pointing to /api/v1`, async () => {
       const a = await call(api(), 'GET', path);
       assert.equal(a.status, 404);

@@ -22,16 +22,27 @@ export function imfFixdate(ms: number): string {
 
 export class AnswerHeaders {
   private second = NaN;
+  private date = '';
   private block = NO_STORE;
 
-  /** The header lines (each ending in CRLF) for an answer made at `nowMs` by the module clock. */
+  /** The header lines (each ending in CRLF) for an API answer made at `nowMs` by the module clock. */
   at(nowMs: number): string {
-    const second = Math.floor(nowMs / 1000);
-    if (second !== this.second) {
-      this.second = second;
-      this.block = nowMs >= CLOCK_SET_AFTER_MS ? NO_STORE + 'Date: ' + imfFixdate(second * 1000) + '\r\n' : NO_STORE;
-    }
+    this.update(nowMs);
     return this.block;
+  }
+
+  /** The Date line alone ('' while the clock is unset): for a resource that sets its own caching. */
+  dateAt(nowMs: number): string {
+    this.update(nowMs);
+    return this.date;
+  }
+
+  private update(nowMs: number): void {
+    const second = Math.floor(nowMs / 1000);
+    if (second === this.second) return;
+    this.second = second;
+    this.date = nowMs >= CLOCK_SET_AFTER_MS ? 'Date: ' + imfFixdate(second * 1000) + '\r\n' : '';
+    this.block = NO_STORE + this.date;
   }
 }
 Object.freeze(AnswerHeaders.prototype);

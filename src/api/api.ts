@@ -19,6 +19,8 @@ import type { EntityHal, ModuleHal } from '../../hal/types';
 import { standardTextCodec, type TextCodec } from '../util/text';
 import { AccessControl, type AccessOptions } from './access';
 import { AnswerHeaders } from './answer-headers';
+import { EventStreams, isEventsPath } from './events'; // HOOK(console)
+import { serveConsole } from '../web/console'; // HOOK(console)
 
 /** Access control (allowed hosts, CORS origins, token: src/api/access.ts) and the codec. */
 export interface ApiOptions extends AccessOptions {
@@ -26,6 +28,10 @@ export interface ApiOptions extends AccessOptions {
   codec?: TextCodec;
   /** GET /api/v1/openapi.json: the generated document (absent: 404). */
   openapi?: OpenApiSource;
+  /** HOOK(console): event streams served at once (DECISIONS.md §Events); default 1, a module's. */
+  maxStreams?: number;
+  /** HOOK(console): inflates the console page for a client that does not take gzip (the simulator's). */
+  gunzip?: (bytes: Uint8Array) => Uint8Array;
 }
 
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
@@ -40,6 +46,8 @@ export class Api implements RequestHandler {
   private readonly clock = new TimestampClock();
   /** The device whose afterResponse runs after the current answer (a pending reset). */
   private lastDevice: ModuleHal | null = null;
+  private readonly events: EventStreams; // HOOK(console)
+  private readonly gunzip: ((bytes: Uint8Array) => Uint8Array) | null; // HOOK(console)
 
   constructor(devices: readonly ModuleHal[], options?: ApiOptions) {
     if (devices.length === 0) throw new Error('Api needs at least one device');
@@ -47,6 +55,8 @@ export class Api implements RequestHandler {
     this.access = new AccessControl(options);
     this.codec = options?.codec ?? standardTextCodec();
     this.openapi = options?.openapi ?? null;
+    this.events = new EventStreams(options?.maxStreams ?? 1, this.clock, this.codec); // HOOK(console)
+    this.gunzip = options?.gunzip ?? null; // HOOK(console)
   }
 
   handle(req: HttpRequest, res: HttpResponse): void {
@@ -56,6 +66,8 @@ export class Api implements RequestHandler {
     const body = req.method === 'PUT' ? parseJson(req.body(), this.codec) : null;
     let parameters = body !== null && !(body instanceof ApiError) ? JSON.stringify(body) : '{}';
     let clock: ModuleHal = this.devices[0];
+    /** The console page is a versioned resource (ETag, no-cache), not a live value: no no-store. */
+    let resource = false;
     try {
       this.access.checkHost(req, this.devices);
       if (KNOWN_METHODS.indexOf(req.method) < 0) {
@@ -69,6 +81,17 @@ export class Api implements RequestHandler {
       }
       if (isSitePath(path)) {
         this.answerSite(req, path, parameters, res);
+        return;
+      }
+      // HOOK(console): the web console at / and event streams at .../events (src/web, src/api/events.ts).
+      if (path === '/') {
+        resource = true;
+        serveConsole(req, res, this.gunzip, this.codec);
+        return;
+      }
+      if (isEventsPath(path)) {
+        this.access.authorize(req, false, res);
+        clock = this.events.answer(req.method, path, query < 0 ? '' : req.target.slice(query + 1), this.devices, res);
         return;
       }
       const match = matchPath(path, this.devices);
@@ -128,7 +151,8 @@ export class Api implements RequestHandler {
     } catch (e) {
       this.answerError(e, clock, path, parameters, res);
     } finally {
-      res.extraHeaders += this.headers.at(clock.now()) + this.access.corsHeaders(req);
+      const now = clock.now();
+      res.extraHeaders += (resource ? this.headers.dateAt(now) : this.headers.at(now)) + this.access.corsHeaders(req);
     }
   }
 
@@ -225,7 +249,7 @@ function getForm(forms: readonly Route[]): Route | null {
 }
 
 /** Path parameters: decimal integers in the table's range, or below the module's own bound. */
-function checkParams(route: Route, match: PathMatch, hal: EntityHal): number[] {
+export function checkParams(route: Route, match: PathMatch, hal: EntityHal): number[] {
   const out: number[] = [];
   for (let k = 0; k < route.params.length; k++) {
     const p = route.params[k];

@@ -51,7 +51,8 @@ export class DeviceServer implements TransportEvents {
       onReadable(requests: number) { self.accept(this, requests); },
     });
     this.port = options.port;
-    this.timer = Timer.repeat(() => this.tick(), 1000);
+    // HOOK(console): 100 ms, the shortest event-stream interval (checkTimeout also ticks streams).
+    this.timer = Timer.repeat(() => this.tick(), 100);
   }
 
   /** Stop listening and drop every connection (a soft reset moving the REST port). */
@@ -94,6 +95,8 @@ export class DeviceServer implements TransportEvents {
   }
 
   closed(t: DeviceTransport): void {
+    const c = this.connections.get(t);
+    if (c) c.end(); // HOOK(console): however the socket went, its event stream (if any) is released
     this.connections.delete(t);
   }
 

@@ -62,6 +62,11 @@ export class DeviceTransport implements Transport {
     this.send(bytes);
   }
 
+  /** HOOK(console): queued answer bytes; an event stream skips ticks while its client lags. */
+  backlog(): number {
+    return this.queued;
+  }
+
   close(): void {
     if (this.done || this.closing) return;
     this.closing = true;

@@ -4,7 +4,7 @@
 // breaks framing the connection answers and closes.
 
 import { RequestParser } from './request-parser';
-import { HttpResponse, type RequestHandler } from './request';
+import { HttpResponse, type RequestHandler, type ResponseStream } from './request';
 import { CONTINUE, writeResponse } from './response-writer';
 import { standardTextCodec, type TextCodec } from '../util/text';
 import { HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './limits';
@@ -14,7 +14,15 @@ export type { RequestHandler };
 export interface Transport {
   write(bytes: Uint8Array): void;
   close(): void;
+  /** Bytes written and not yet taken by the peer (HOOK console: a stream skips ticks past STREAM_BACKLOG_MAX). */
+  backlog?(): number;
 }
+
+/** HOOK(console): binary bodies larger than this are written apart from their head. */
+const LARGE_BODY = 1024;
+
+/** A stream whose client reads slower than it is written skips ticks rather than queue without end. */
+const STREAM_BACKLOG_MAX = 4096;
 
 export interface ConnectionOptions {
   /** Millisecond clock for the timeouts; default Date.now. */
@@ -38,6 +46,8 @@ export class Connection {
   private headStartedAt = 0;
   private lastActivity: number;
   private continueSent = false;
+  /** HOOK(console): the event stream this connection carries after its head was sent, or null. */
+  private stream: ResponseStream | null = null;
   closed = false;
 
   constructor(handler: RequestHandler, transport: Transport, options?: ConnectionOptions) {
@@ -55,7 +65,8 @@ export class Connection {
     const parser = this.parser;
     let offset = 0;
     this.lastActivity = this.now();
-    while (!this.closed && offset < bytes.length) {
+    if (this.stream) return; // HOOK(console): a streaming connection reads nothing more
+    while (!this.closed && !this.stream && offset < bytes.length) { // HOOK(console): !this.stream
       const wasStarted = parser.started;
       const used = parser.feed(bytes, offset, bytes.length);
       offset += used;
@@ -88,6 +99,7 @@ export class Connection {
    */
   checkTimeout(): boolean {
     const parser = this.parser;
+    if (this.stream) return this.pumpStream(); // HOOK(console): the same timer ticks event streams
     if (this.closed || parser.complete) return false;
     const now = this.now();
     if (parser.started && !parser.inBody) {
@@ -115,8 +127,18 @@ export class Connection {
     this.send(parser.method === 'HEAD');
     this.continueSent = false;
     this.lastActivity = this.now();
+    if (res.stream) { this.stream = res.stream; res.stream = null; return; } // HOOK(console)
     if (res.close) this.close();
     else parser.reset();
+  }
+
+  /** HOOK(console): one tick of the event stream; never closes on its own (the client ends it). */
+  private pumpStream(): boolean {
+    const t = this.transport;
+    if (t.backlog && t.backlog() > STREAM_BACKLOG_MAX) return false;
+    const text = this.stream!.poll(this.now());
+    if (text) t.write(this.codec.encode(text));
+    return false;
   }
 
   private fail(status: number, message: string): void {
@@ -129,13 +151,22 @@ export class Connection {
   }
 
   private send(headOnly: boolean): void {
-    this.transport.write(writeResponse(this.response, headOnly, this.codec));
+    const res = this.response;
+    // HOOK(console): a large binary body (the console page, a store slot) goes as a second write of the
+    // handler's own array, not copied behind the head: the module holds it once, not twice.
+    if (res.bytes && res.bytes.length > LARGE_BODY && !headOnly) {
+      this.transport.write(writeResponse(res, true, this.codec));
+      this.transport.write(res.bytes);
+    } else {
+      this.transport.write(writeResponse(res, headOnly, this.codec));
+    }
     this.handler.afterResponse();
   }
 
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.stream) { this.stream.close(); this.stream = null; } // HOOK(console)
     this.transport.close();
   }
 }

@@ -27,6 +27,17 @@ export interface HttpRequest {
   body(): Uint8Array;
 }
 
+/**
+ * A response that goes on after its head (text/event-stream, src/api/events.ts). The Connection keeps
+ * it and polls it from the server's timer; the connection closes when the client goes.
+ */
+export interface ResponseStream {
+  /** Text to send now, '' for nothing; `now` is the connection's millisecond clock. */
+  poll(now: number): string;
+  /** The connection closed: release what the stream holds. */
+  close(): void;
+}
+
 export class HttpResponse {
   status = 200;
   contentType = 'application/json';
@@ -39,6 +50,8 @@ export class HttpResponse {
   extraHeaders = '';
   /** Close the connection after this response. */
   close = false;
+  /** Set by a handler that streams: sent without Content-Length, then polled (HOOK console). */
+  stream: ResponseStream | null = null;
 
   reset(): void {
     this.status = 200;
@@ -48,6 +61,7 @@ export class HttpResponse {
     this.allow = '';
     this.extraHeaders = '';
     this.close = false;
+    this.stream = null;
   }
 }
 

@@ -4,7 +4,7 @@ import type { HttpResponse } from './request';
 import type { TextCodec } from '../util/text';
 
 const REASONS: { readonly [status: number]: string } = {
-  100: 'Continue', 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
+  100: 'Continue', 200: 'OK', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
   404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Content Too Large',
   414: 'URI Too Long', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
   501: 'Not Implemented', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
@@ -24,7 +24,9 @@ export function reasonPhrase(status: number): string {
 export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextCodec): Uint8Array {
   const bytes = res.bytes;
   let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
-  if (res.status !== 204) {
+  // A 304 has no body; a stream (text/event-stream) runs until the connection closes.
+  if (res.stream) head += 'Content-Type: ' + res.contentType + '\r\n';
+  else if (res.status !== 204 && res.status !== 304) {
     head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' +
       (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
   }
@@ -32,7 +34,7 @@ export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextC
   head += res.extraHeaders;
   if (res.close) head += 'Connection: close\r\n';
   head += '\r\n';
-  if (headOnly || res.status === 204) return codec.encode(head);
+  if (headOnly || res.status === 204 || res.status === 304) return codec.encode(head);
   if (!bytes) return codec.encode(head + res.body);
   const headBytes = codec.encode(head);
   const out = new Uint8Array(headBytes.length + bytes.length);

@@ -1,0 +1,94 @@
+'use strict';
+// The module console, first of three scripts inlined in this order (console.js, live.js, entities.js):
+// shared helpers, the token form and the API calls. Plain DOM, no framework, same origin only.
+
+const $ = (id) => document.getElementById(id);
+const MODELS = { 4: 'USBStem', 5: 'EtherStem', 14: 'MTM-PM-1', 17: 'USBHub2x4', 19: 'USBHub3p', 21: 'USBC-Switch', 24: 'USBHub3c', 26: 'PD3M', 27: 'USBExt3c' };
+const RANGES = { u8: [0, 255], i8: [-128, 127], u16: [0, 65535], i16: [-32768, 32767], u32: [0, 4294967295], i32: [-2147483648, 2147483647] };
+// Units shown also in a larger unit, the largest the value fills: 4999909 µV (5.000 V), 200003 µA (200.003 mA).
+const SCALES = {
+  uV: [['V', 1e6], ['mV', 1e3]], uA: [['A', 1e6], ['mA', 1e3]], mW: [['W', 1e3]], mWh: [['Wh', 1e3]],
+  mOhm: [['Ω', 1e3]], 'u°C': [['°C', 1e6]], us: [['s', 1e6], ['ms', 1e3]], ns: [['ms', 1e6], ['µs', 1e3]],
+};
+const NICE_UNIT = { uV: 'µV', uA: 'µA', 'u°C': 'µ°C', us: 'µs', um: 'µm', udB: 'µdB', mOhm: 'mΩ' };
+const POINTS = 300; // points kept per live chart
+
+let base = '';           // /api/v1/device/{serial}/
+let token = localStorage.getItem('token') || '';
+let tokenWaiters = [];
+const watched = new Map(); // key -> { unit, values: [], el }
+const rows = [];           // CSV: [timestamp, ...values in watched order]
+let stream = null;         // AbortController of the open event stream
+let paused = false;
+let restartTimer = 0;
+
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const k in attrs || {}) {
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), attrs[k]);
+    else if (attrs[k] !== undefined && attrs[k] !== false) e.setAttribute(k, attrs[k] === true ? '' : attrs[k]);
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+
+function unitText(unit) { return NICE_UNIT[unit] || unit || ''; }
+
+function show(value, unit) {
+  const text = value + (unit ? ' ' + unitText(unit) : '');
+  const scales = SCALES[unit];
+  if (!scales || typeof value !== 'number') return text;
+  const s = scales.find((x) => Math.abs(value) >= x[1]) || scales[scales.length - 1];
+  return text + ' (' + (value / s[1]).toFixed(3) + ' ' + s[0] + ')';
+}
+
+// The token form: requests that got 401 wait here until the user gives a token.
+function askToken(why) {
+  $('tokenWhy').textContent = why || 'This module needs a token for changes.';
+  $('tokenForm').hidden = false;
+  $('token').focus();
+  return new Promise((resolve) => tokenWaiters.push(resolve));
+}
+$('tokenForm').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  token = $('token').value.trim();
+  localStorage.setItem('token', token);
+  $('tokenForm').hidden = true;
+  const waiting = tokenWaiters;
+  tokenWaiters = [];
+  for (const w of waiting) w();
+});
+
+function headers(extra) {
+  const h = Object.assign({}, extra);
+  if (token) h.Authorization = 'Bearer ' + token;
+  return h;
+}
+
+// One API call at a time (a module serves 4 connections; the event stream holds one of them):
+// the envelope's `response`, or a thrown Error carrying its message.
+let queue = Promise.resolve();
+function call(method, path, value, raw) {
+  const p = queue.then(() => send(method, path, value, raw));
+  queue = p.catch(() => {});
+  return p;
+}
+
+async function send(method, path, value, raw) {
+  for (;;) {
+    const init = { method, headers: headers(method === 'PUT' ? { 'Content-Type': 'application/json' } : {}), cache: 'no-store' };
+    if (method === 'PUT') init.body = JSON.stringify({ value });
+    const r = await fetch(path.startsWith('/') ? path : base + path, init);
+    if (r.status === 401) {
+      await askToken(token ? 'The token was refused; enter the right one.' : 'This module needs a token for changes.');
+      continue;
+    }
+    if (raw && r.ok) return new Uint8Array(await r.arrayBuffer());
+    let j = null;
+    try { j = await r.json(); } catch (e) { /* not JSON */ }
+    const res = j && j.response;
+    if (!res) throw new Error('HTTP ' + r.status);
+    if (res.error) throw new Error(res.error + ': ' + res.message);
+    return res;
+  }
+}

@@ -1,0 +1,159 @@
+'use strict';
+// The device description as one block per entity and one row per operation (loaded last: it starts the page).
+
+async function start() {
+  try {
+    const list = await call('GET', '/api/v1/device');
+    const sel = $('devices');
+    if (list.length > 1) {
+      sel.hidden = false;
+      for (const d of list) sel.append(el('option', { value: d.serialNumber }, d.serialNumber + ' ' + (MODELS[d.model] || 'model ' + d.model)));
+      sel.onchange = () => load(sel.value);
+    }
+    await load(list[0].serialNumber);
+  } catch (e) {
+    $('ident').textContent = 'cannot reach the module: ' + e.message;
+    $('ident').className = 'err';
+  }
+}
+
+async function load(serial) {
+  base = '/api/v1/device/' + serial + '/';
+  stopStream();
+  watched.clear();
+  rows.length = 0;
+  drawCharts();
+  const d = await call('GET', base.slice(0, -1));
+  let firmware = '';
+  try {
+    const v = (await call('GET', 'system/0/version')).rawValue;
+    firmware = ', firmware ' + (v >>> 28) + '.' + ((v >>> 24) & 15) + '.' + (v & 0xffffff);
+  } catch (e) { /* no version on this module */ }
+  $('title').textContent = (MODELS[d.model] || 'model ' + d.model) + ' ' + d.serialNumber;
+  $('ident').textContent = 'serial ' + d.serialNumber + ', model ' + d.model + ', module ' + d.module + firmware;
+  const list = $('list');
+  list.textContent = '';
+  for (const name of Object.keys(d.entities).sort()) list.append(entityBlock(name, d.entities[name]));
+  const analog = d.entities.analog;
+  $('capture').hidden = !(analog && ops(analog).bulkcapture);
+  if (analog) $('capChan').max = analog.count - 1;
+}
+
+// operations: the object of DECISIONS §Self-description, or (older servers) a list of names.
+function ops(entity) {
+  const o = entity.operations;
+  if (!Array.isArray(o)) return o;
+  const out = {};
+  for (const n of o) out[n] = { get: '?', put: '?', type: '', unit: '', params: [] };
+  return out;
+}
+
+function entityBlock(name, entity) {
+  const all = ops(entity);
+  const index = el('select', { 'aria-label': name + ' instance' });
+  for (let i = 0; i < entity.count; i++) index.append(el('option', { value: i }, String(i)));
+  const body = el('div');
+  const block = el('details', { 'data-entity': name, 'data-ops': Object.keys(all).join(' ') },
+    el('summary', null, name + ' ', el('small', null, entity.count + (entity.count === 1 ? ' instance' : ' instances'))));
+  let built = false;
+  block.addEventListener('toggle', () => {
+    if (!block.open) return;
+    if (!built) {
+      built = true;
+      for (const op of Object.keys(all)) body.append(opRow(name, index, op, all[op]));
+      applyFilter();
+    }
+    for (const r of body.children) r.read && r.read();
+  });
+  index.onchange = () => { for (const r of body.children) r.read && r.read(); };
+  block.append(entity.count > 1 ? el('label', null, 'instance ', index) : '', body);
+  return block;
+}
+
+// One operation: an input that fits its type, Read / Set / Run buttons, a watch box, a message.
+function opRow(entity, index, op, d) {
+  const params = (d.params || []).map((p) => el('input', {
+    type: 'number', min: p.min, max: p.max >= 0 ? p.max : undefined, value: p.min || 0, title: p.name, 'aria-label': p.name,
+  }));
+  const msg = el('span', { class: 'msg' });
+  const path = () => entity + '/' + index.value + '/' + op + params.map((p) => '/' + p.value).join('');
+  const input = makeInput(d);
+  const ctl = el('span', { class: 'ctl' }, ...params.map((p) => el('label', null, p.title + ' ', p)));
+  const row = el('div', { class: 'op', 'data-op': op }, el('b', null, op, d.unit ? el('small', null, unitText(d.unit)) : null), ctl);
+  const report = (p) => p.then((text) => { msg.className = 'msg'; msg.textContent = text; },
+    (e) => { msg.className = 'msg err'; msg.textContent = e.message; });
+  const readable = d.get && d.get !== '-' && d.get !== 'none' && d.get !== 'bytes';
+  if (readable) {
+    row.read = () => report(call('GET', path()).then((r) => { fill(input, d, r); return '= ' + shown(r, d); }));
+  }
+  if (input) ctl.append(input);
+  if (d.get === 'none') {
+    ctl.append(el('button', { type: 'button', onclick: () => report(call('GET', path()).then((r) => 'done ' + JSON.stringify(r))) }, 'Run'));
+  }
+  if (readable) ctl.append(el('button', { type: 'button', onclick: row.read }, 'Read'));
+  if (d.put && d.put !== '-' && d.put !== 'BYTES') {
+    ctl.append(el('button', { type: 'button', onclick: () => report(call('PUT', path(), valueOf(input, d)).then((r) => 'set' + (r && 'value' in r ? ' = ' + shown(r, d) : ''))) }, 'Set'));
+  }
+  if (d.get === 'bytes') ctl.append(el('button', { type: 'button', onclick: () => report(slotDownload(path())) }, 'Download'));
+  if ((d.get === 'int' || d.get === 'bool' || d.get === '?') && !params.length) {
+    const box = el('input', { type: 'checkbox', onchange: () => watch(entity + '/' + index.value + '/' + op, d.unit, box.checked) });
+    ctl.append(el('label', null, box, ' watch'));
+  }
+  row.append(msg);
+  return row;
+}
+
+function makeInput(d) {
+  const put = d.put;
+  if (!put || put === '-' || put === 'BYTES') return null;
+  const label = { 'aria-label': 'value' };
+  if (put === 'BOOL') return el('input', Object.assign({ type: 'checkbox' }, label));
+  if (Array.isArray(d.values)) {
+    const s = el('select', label);
+    for (const v of d.values) s.append(el('option', { value: v }, String(v)));
+    return s;
+  }
+  if (put[0] === 'I') {
+    const r = RANGES[d.type] || [];
+    return el('input', Object.assign({ type: 'number', step: 1, min: d.min ?? r[0], max: d.max ?? r[1] }, label));
+  }
+  const hint = d.type === 'bytes:ipv4' ? '192.168.1.10' : put === 'L32' ? '1, 2, 3' : d.type === 'bytes:hex' ? '0a1b2c' : '';
+  return el('input', Object.assign({ type: 'text', placeholder: hint, pattern: d.type === 'bytes:ipv4' ? '[0-9., ]+' : undefined }, label));
+}
+
+function fill(input, d, r) {
+  if (!input || document.activeElement === input || !('value' in r)) return;
+  if (input.type === 'checkbox') input.checked = !!r.value;
+  else input.value = r.value;
+}
+
+function shown(r, d) {
+  if (!('value' in r)) return JSON.stringify(r);
+  return typeof r.value === 'number' ? show(r.value, d.unit) : String(r.value);
+}
+
+// The JSON value a PUT sends, by the operation's put code.
+function valueOf(input, d) {
+  if (!input) return null;
+  if (input.type === 'checkbox') return input.checked;
+  const text = input.value.trim();
+  if (d.put === 'L32') return text === '' ? [] : text.split(/[\s,]+/).map(Number);
+  if (d.put && d.put[0] === 'I' && /^-?\d+$/.test(text)) return Number(text);
+  if (d.put === '?') return text === 'true' ? true : text === 'false' ? false : /^-?\d+$/.test(text) ? Number(text) : text;
+  return text;
+}
+
+// The filter shows the entities whose name or one of whose operations contains the text, opened,
+// with only the matching operations (an entity's rows are built when it is first opened).
+function applyFilter() {
+  const f = $('filter').value.toLowerCase();
+  for (const d of document.querySelectorAll('details')) {
+    const whole = !f || d.dataset.entity.includes(f);
+    d.hidden = !whole && !d.dataset.ops.split(' ').some((op) => op.includes(f));
+    if (f && !d.hidden && !d.open) d.open = true;
+    for (const r of d.querySelectorAll('.op')) r.hidden = !whole && !r.dataset.op.includes(f);
+  }
+}
+$('filter').oninput = applyFilter;
+
+start();
