@@ -37,6 +37,8 @@ export class HttpResponse {
   extraHeaders = '';
   /** Close the connection after this response. */
   close = false;
+  /** Seconds for a Retry-After header (503 at the connection cap); 0 for none. */
+  retryAfter = 0;
 
   reset(): void {
     this.status = 200;
@@ -46,6 +48,7 @@ export class HttpResponse {
     this.allow = '';
     this.extraHeaders = '';
     this.close = false;
+    this.retryAfter = 0;
   }
 }
 

@@ -28,6 +28,7 @@ export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextC
     head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' + (bytes ? bytes.length : utf8Length(res.body)) + '\r\n';
   }
   if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
+  if (res.retryAfter > 0) head += 'Retry-After: ' + res.retryAfter + '\r\n';
   head += res.extraHeaders;
   if (res.close) head += 'Connection: close\r\n';
   head += '\r\n';
