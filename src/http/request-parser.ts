@@ -204,7 +204,13 @@ export class RequestParser implements HttpRequest {
       if (!this.endLine()) return i;
       if (this.state !== HEAD) return i;
     }
-    // A line still arriving: hold it to the limits now rather than when its LF comes.
+    // A line still arriving: refuse a bare CR, and hold it to the limits, now rather than when its
+    // LF comes (which may be never).
+    const cr = head.bytes.indexOf(CR, this.lineStart);
+    if (cr >= 0 && cr < head.length - 1) {
+      this.fail(400, 'bare CR in the request head');
+      return i;
+    }
     if (this.requestLineEnd < 0 ? head.length > REQUEST_LINE_MAX + 1 : head.length - this.requestLineEnd - 1 > HEADER_BLOCK_MAX) {
       this.failLength();
     }
