@@ -92,8 +92,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
 
   // One timer for every connection's head and body deadlines (408) and idle timeout.
   const checkTimeouts = (): void => {
-    const list = slots.list().slice();
-    for (const c of list) c.checkTimeout();
+    // Backwards: a connection that closes here may leave the list when its socket closes.
+    const list = slots.list();
+    for (let i = list.length - 1; i >= 0; i--) list[i].checkTimeout();
   };
   const timer = setInterval(checkTimeouts, 1000);
   timer.unref();

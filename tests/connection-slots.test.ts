@@ -123,6 +123,19 @@ describe('connection slot state and deadlines', () => {
     assert.deepEqual([r[0].status, JSON.parse(r[0].body).response.error, a.closed], [408, 'aErrTimeout', true]);
   });
 
+  it('counts the head deadline from the first byte, the slot age from the accept', () => {
+    let now = 0;
+    const a = rawExchange(simApi(), [], () => now);
+    now = 5000;
+    a.connection.receive(enc('GET / HTTP/1.1\r\n'));
+    assert.deepEqual([a.connection.slotState(), a.connection.slotSince()], [SLOT_PARTIAL, 0]);
+    now = 14999;
+    assert.equal(a.connection.checkTimeout(), false);
+    now = 15000;
+    assert.equal(a.connection.checkTimeout(), true);
+    assert.equal(splitResponses(a.out)[0].status, 408);
+  });
+
   it('refused at the cap: 503 aErrResource with Retry-After: 1, then closed', () => {
     const a = rawExchange(simApi(), []);
     a.connection.refuse(503, 'server busy', 1);

@@ -37,7 +37,9 @@ export class Connection implements SlotHolder {
   private readonly now: () => number;
   private readonly idleTimeoutMs: number;
   private readonly codec: TextCodec;
-  /** When the present request's first byte came, or the accept time before the first request. */
+  /** When the present request's first byte came (its head's deadline counts from here). */
+  private headStartedAt = 0;
+  /** Slot age: the present request's first byte, or the accept time before the first request. */
   private requestSince: number;
   /** When the present request's head ended (its body's deadline counts from here). */
   private headEndedAt = 0;
@@ -73,7 +75,10 @@ export class Connection implements SlotHolder {
       const wasStarted = parser.started;
       const result = parser.feed(bytes, offset, bytes.length);
       offset += parser.consumed;
-      if (!wasStarted && parser.started && this.answered) this.requestSince = this.lastActivity;
+      if (!wasStarted && parser.started) {
+        this.headStartedAt = this.lastActivity;
+        if (this.answered) this.requestSince = this.lastActivity;
+      }
       if (result === FAILED) {
         this.fail(parser.errorStatus, parser.errorMessage);
       } else if (result === COMPLETE) {
@@ -106,7 +111,7 @@ export class Connection implements SlotHolder {
       return true;
     }
     if (parser.started) {
-      if (now - this.requestSince < HEADER_TIMEOUT_MS) return false;
+      if (now - this.headStartedAt < HEADER_TIMEOUT_MS) return false;
       this.fail(408, `request head not received within ${HEADER_TIMEOUT_MS / 1000} s`);
       return true;
     }
