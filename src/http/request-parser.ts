@@ -193,6 +193,7 @@ export class RequestParser implements HttpRequest {
       i = this.skipEmptyLines(data, i, end);
       if (i === end || this.state !== HEAD) return i;
     }
+    let appendedAt = head.length;
     while (i < end) {
       let lf = data.indexOf(LF, i);
       if (lf >= end) lf = -1;
@@ -201,6 +202,7 @@ export class RequestParser implements HttpRequest {
         this.failLength();
         return i;
       }
+      appendedAt = head.length;
       head.append(data, i, i + take);
       i += take;
       if (lf < 0) break;
@@ -209,10 +211,13 @@ export class RequestParser implements HttpRequest {
     }
     // A line still arriving: refuse a bare CR, and hold it to the limits, now rather than when its
     // LF comes (which may be never).
-    const cr = head.bytes.indexOf(CR, this.lineStart);
-    if (cr >= 0 && cr < head.length - 1) {
-      this.fail(400, 'bare CR in the request head');
-      return i;
+    // Only the bytes just added (and the one before them) are new to this check.
+    const bytes = head.bytes;
+    for (let k = appendedAt > this.lineStart ? appendedAt - 1 : this.lineStart; k < head.length - 1; k++) {
+      if (bytes[k] === CR) {
+        this.fail(400, 'bare CR in the request head');
+        return i;
+      }
     }
     if (this.requestLineEnd < 0 ? head.length > REQUEST_LINE_MAX + 1 : head.length - this.requestLineEnd - 1 > HEADER_BLOCK_MAX) {
       this.failLength();
