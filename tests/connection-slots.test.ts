@@ -146,3 +146,47 @@ describe('connection slot state and deadlines', () => {
     assert.equal(a.closed, true);
   });
 });
+
+describe('connection slots with in-memory transports at a module-sized cap of 4', () => {
+  // How the device server uses the policy: one ConnectionSlots, admit() at accept on the monotonic
+  // clock, refuse(503, …, 1) when it says no, checkTimeout() on the once-a-second timer.
+  const HEADS: Record<string, string> = {
+    slowloris: 'G',
+    'slow-body': 'PUT /api/v1/device/system/0/hbinterval HTTP/1.1\r\nHost: d\r\nContent-Length: 100\r\n\r\n{',
+    idle: GET,
+  };
+  for (const kind of Object.keys(HEADS)) {
+    it(`${kind}: 48 attackers at cap 4, honest requests get in within 2 s`, () => {
+      let now = 0;
+      const api = simApi();
+      const slots = new ConnectionSlots<Connection>(4);
+      const accept = (): { c: Connection; out: () => string; closed: () => boolean } => {
+        let out = '';
+        let closed = false;
+        const c = new Connection(api, { write: (b) => { out += Buffer.from(b).toString('latin1'); }, close: () => { closed = true; } }, { now: () => now });
+        if (!slots.admit(c, now)) c.refuse(503, 'server busy', 1);
+        return { c, out: () => out, closed: () => closed };
+      };
+      const attackers = Array.from({ length: 48 }, () => accept());
+      for (const a of attackers) if (!a.closed()) a.c.receive(enc(HEADS[kind]));
+      assert.equal(slots.size, 4);
+      let worstWait = 0;
+      for (let round = 0; round < 20; round++) {
+        now += 500;
+        for (const c of slots.list()) c.checkTimeout();
+        const firstTry = now;
+        for (let tries = 0; ; tries++) {
+          assert.ok(tries < 5, `round ${round}: still refused`);
+          const h = accept();
+          if (!h.closed()) h.c.receive(enc(GET));
+          const status = Number(h.out().slice(9, 12));
+          if (status === 200) break;
+          assert.match(h.out(), /^HTTP\/1\.1 503 [^]*\r\nRetry-After: 1\r\n/);
+          now += 1000;
+        }
+        worstWait = Math.max(worstWait, now - firstTry);
+      }
+      assert.ok(worstWait <= 2000, `waited ${worstWait} ms`);
+    });
+  }
+});
