@@ -32,7 +32,7 @@ check: $(NPM_STAMP)
 	$(TSC) -p tsconfig.device.json
 
 test: build check check-moddable browser
-	$(MOCHA) --reporter dot 'build/tests/**/*.test.js'
+	$(MOCHA) --reporter dot --exit 'build/tests/**/*.test.js'
 
 # The browser tests (tests/browser.test.ts, tests/console-browser.test.ts) drive Debian's chromium
 # (installed here when missing) through playwright-core.

@@ -4,6 +4,7 @@
 import * as net from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { Connection } from '../src/http/connection';
+import { ConnectionSlots } from '../src/http/connection-slots';
 import { Api } from '../src/api/api';
 import type { AccessOptions } from '../src/api/access';
 import type { ModuleHal } from '../hal/types';
@@ -23,8 +24,14 @@ export interface ServerOptions {
   devices: ModuleHal[];
   /** Allowed hosts, CORS origins, token (src/api/access.ts). */
   access?: AccessOptions;
-  /** Most connections served at once; more are answered 503 and closed. */
+  /**
+   * Most connections served at once (default 256). At the cap a newcomer takes the slot of the
+   * longest-idle connection or of the oldest partial request older than 2 s; else it is answered
+   * 503 with Retry-After: 1 (DECISIONS §HTTP/1.1, src/http/connection-slots.ts).
+   */
   maxConnections?: number;
+  /** Millisecond clock for timeouts and slot ages (tests pass a fake one); default Date.now. */
+  now?: () => number;
   /** Close a keep-alive connection idle this long (ms); default the core's 30 s. */
   idleTimeoutMs?: number;
   /** How long a closing socket may wait for its peer to take the last answer (ms); default 5000. */
@@ -35,8 +42,13 @@ export interface RunningServer {
   readonly server: net.Server;
   readonly port: number;
   readonly api: Api;
-  /** Open connections, and response bytes queued in them that clients have not read yet. */
-  stats(): { connections: number; bufferedBytes: number };
+  /**
+   * Open sockets, connections holding a slot (closed ones, even if their socket lingers, hold
+   * none), and response bytes queued in them that clients have not read yet.
+   */
+  stats(): { connections: number; slots: number; bufferedBytes: number };
+  /** Run the once-a-second timeout check now (tests with a fake clock). */
+  checkTimeouts(): void;
   close(): Promise<void>;
 }
 
@@ -48,7 +60,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     ...options.access, codec: nodeTextCodec, openapi: simOpenApi(), maxStreams: maxConnections, gunzip: gunzipSync,
   });
   const lingerMs = options.lingerMs ?? 5000;
-  const connections = new Set<Connection>();
+  const now = options.now ?? Date.now;
+  const slots = new ConnectionSlots<Connection>(maxConnections);
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer((socket) => {
@@ -69,29 +82,31 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       },
     };
     const connection = new Connection(api, transport, {
-      idleTimeoutMs: options.idleTimeoutMs, codec: nodeTextCodec, peer: socket.remoteAddress ?? '',
+      now, idleTimeoutMs: options.idleTimeoutMs, codec: nodeTextCodec, peer: socket.remoteAddress ?? '',
     });
-    if (connections.size >= maxConnections) {
-      connection.refuse(503, `server busy: ${maxConnections} connections already open`);
-      return;
-    }
-    connections.add(connection);
     sockets.add(socket);
-    socket.on('drain', () => socket.resume());
-    socket.on('data', (chunk) => connection.receive(chunk));
-    socket.on('end', () => connection.end());
     socket.on('close', () => {
-      connections.delete(connection);
+      slots.release(connection);
       sockets.delete(socket);
       connection.end();
     });
+    if (!slots.admit(connection, now())) {
+      connection.refuse(503, `server busy: all ${maxConnections} connections are answering or receiving a request`, 1);
+      return;
+    }
+    socket.on('drain', () => socket.resume());
+    socket.on('data', (chunk) => connection.receive(chunk));
+    socket.on('end', () => connection.end());
   });
 
-  // One timer for every connection's header (408) and idle timeouts, and (HOOK console) the ticks
+  // One timer for every connection's head and body deadlines (408) and idle timeout, and the ticks
   // of event streams: 100 ms, the shortest event interval.
-  const timer = setInterval(() => {
-    for (const c of connections) c.checkTimeout();
-  }, 100);
+  const checkTimeouts = (): void => {
+    // Backwards: a connection that closes here may leave the list when its socket closes.
+    const list = slots.list();
+    for (let i = list.length - 1; i >= 0; i--) list[i].checkTimeout();
+  };
+  const timer = setInterval(checkTimeouts, 100);
   timer.unref();
 
   return new Promise((resolve, reject) => {
@@ -106,8 +121,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         stats: () => {
           let bufferedBytes = 0;
           for (const s of sockets) bufferedBytes += s.writableLength;
-          return { connections: sockets.size, bufferedBytes };
+          return { connections: sockets.size, slots: slots.size, bufferedBytes };
         },
+        checkTimeouts,
         close: () => new Promise<void>((done) => {
           clearInterval(timer);
           server.close(() => done());

@@ -2,7 +2,9 @@
 // `make fuzz` runs many more (FUZZ_RUNS). Properties:
 //  1. any split of a stream of valid requests gives the same answers as the whole stream;
 //  2. random and mutated byte streams never throw out of the core, and the connection always ends
-//     in answers, a close, or (for a head still arriving) a 408 once the header timeout passes.
+//     in answers, a close, or (for a head still arriving) a 408 once the header timeout passes;
+//  3. request buffers stay within the limits while a request arrives and drop back to at most
+//     512 bytes once it is answered.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { Connection } from '../src/http/connection';
@@ -123,6 +125,21 @@ describe('fuzz: HTTP core properties', function () {
       }
       assertEndsWell(splitAt(Uint8Array.from(bytes), cuts));
     }), { numRuns: RUNS * 2 });
+  });
+
+  it('buffers stay within the limits, and at most 512 bytes between requests', () => {
+    fc.assert(fc.property(fc.array(validRequest, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 12 }), fc.nat({ max: 4000 }), (reqs, cuts, pad) => {
+      // A padding header makes some heads grow their buffer past the idle size.
+      const stream = reqs.map((q, i) => (i === 0 ? q.replace('\r\n', `\r\nX-Pad: ${'p'.repeat(pad)}\r\n`) : q)).join('');
+      const r = run([], { now: 0 });
+      let most = 0;
+      for (const piece of splitAt(enc.encode(stream), cuts)) {
+        r.connection.receive(piece);
+        most = Math.max(most, r.connection.bytesHeld);
+      }
+      assert.ok(most <= 1024 + 2 + 4096 + 4096, `held ${most}`);
+      if (!r.closed) assert.ok(r.connection.bytesHeld <= 512, `idle holds ${r.connection.bytesHeld}`);
+    }), { numRuns: RUNS });
   });
 
   it('a head arriving forever is cut off by 431, 414 or 408, never buffered without bound', () => {

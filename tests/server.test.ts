@@ -91,7 +91,7 @@ describe('host-sim server (sockets)', () => {
     assert.equal((await get(server.port, '/api/v1/device/system/0/serialnumber', agent)).status, 200);
   });
 
-  it('refuses connections beyond the cap with 503 and keeps serving the others', async () => {
+  it('refuses connections beyond the cap with 503 + Retry-After while every slot is a young partial request', async () => {
     const held: net.Socket[] = [];
     for (let i = 0; i < 8; i++) {
       const s = net.connect(server.port, '127.0.0.1');
@@ -102,6 +102,7 @@ describe('host-sim server (sockets)', () => {
     const refused = await rawRequest(server.port, '');
     assert.match(refused.out, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
     assert.match(refused.out, /aErrResource/);
+    assert.match(refused.out, /\r\nRetry-After: 1\r\n/);
     for (const s of held) s.destroy();
     await new Promise((r) => setTimeout(r, 50));
     const agent = new http.Agent({ keepAlive: false });

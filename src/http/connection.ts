@@ -1,13 +1,15 @@
 // One HTTP connection, transport-agnostic: fed bytes, it hands response bytes to its Transport.
 // Keep-alive, pipelining (requests answered in order as they complete), Connection: close and
-// HTTP/1.0 (close after the answer), Expect: 100-continue, the header timeout. After an error that
-// breaks framing the connection answers and closes.
+// HTTP/1.0 (close after the answer), Expect: 100-continue, the head and body deadlines. After an
+// error that breaks framing the connection answers and closes. It tells a ConnectionSlots policy
+// whether it is idle, holds a partial request or is answering, and since when.
 
-import { RequestParser } from './request-parser';
+import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
 import { HttpResponse, type RequestHandler, type ResponseStream } from './request';
 import { CONTINUE, writeResponse } from './response-writer';
 import { standardTextCodec, type TextCodec } from '../util/text';
-import { HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './limits';
+import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './limits';
+import { SLOT_ANSWERING, SLOT_IDLE, SLOT_PARTIAL, type SlotHolder } from './connection-slots';
 
 export type { RequestHandler };
 
@@ -18,7 +20,7 @@ export interface Transport {
   backlog?(): number;
 }
 
-/** HOOK(console): binary bodies larger than this are written apart from their head. */
+/** Binary bodies larger than this are written apart from their head. */
 const LARGE_BODY = 1024;
 
 /** A stream whose client reads slower than it is written skips ticks rather than queue without end. */
@@ -35,7 +37,7 @@ export interface ConnectionOptions {
   peer?: string;
 }
 
-export class Connection {
+export class Connection implements SlotHolder {
   private readonly parser = new RequestParser();
   private readonly response = new HttpResponse();
   private readonly handler: RequestHandler;
@@ -43,11 +45,19 @@ export class Connection {
   private readonly now: () => number;
   private readonly idleTimeoutMs: number;
   private readonly codec: TextCodec;
+  /** When the present request's first byte came (its head's deadline counts from here). */
   private headStartedAt = 0;
+  /** Slot age: the present request's first byte, or the accept time before the first request. */
+  private requestSince: number;
+  /** When the present request's head ended (its body's deadline counts from here). */
+  private headEndedAt = 0;
+  /** When the last answer went out (idle since then). */
+  private answeredAt = 0;
   private lastActivity: number;
-  private continueSent = false;
-  /** HOOK(console): the event stream this connection carries after its head was sent, or null. */
+  /** The event stream this connection carries after its head was sent, or null. */
   private stream: ResponseStream | null = null;
+  private answered = false; // has a complete request been answered yet?
+  private answering = false;
   closed = false;
 
   constructor(handler: RequestHandler, transport: Transport, options?: ConnectionOptions) {
@@ -57,7 +67,13 @@ export class Connection {
     this.idleTimeoutMs = options?.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
     this.codec = options?.codec ?? standardTextCodec();
     this.lastActivity = this.now();
+    this.requestSince = this.lastActivity;
     this.parser.peer = options?.peer ?? '';
+  }
+
+  /** Bytes of request buffers held now (an idle connection holds at most 512). */
+  get bytesHeld(): number {
+    return this.parser.bytesHeld;
   }
 
   /** Feed any split of the incoming byte stream. */
@@ -65,23 +81,22 @@ export class Connection {
     const parser = this.parser;
     let offset = 0;
     this.lastActivity = this.now();
-    if (this.stream) return; // HOOK(console): a streaming connection reads nothing more
-    while (!this.closed && !this.stream && offset < bytes.length) { // HOOK(console): !this.stream
+    if (this.stream) return; // a streaming connection reads nothing more
+    while (!this.closed && !this.stream && offset < bytes.length) {
       const wasStarted = parser.started;
-      const used = parser.feed(bytes, offset, bytes.length);
-      offset += used;
-      if (!wasStarted && parser.started) this.headStartedAt = this.lastActivity;
-      if (parser.failed) {
-        this.fail(parser.errorStatus, parser.errorMessage);
-        return;
+      const result = parser.feed(bytes, offset, bytes.length);
+      offset += parser.consumed;
+      if (!wasStarted && parser.started) {
+        this.headStartedAt = this.lastActivity;
+        if (this.answered) this.requestSince = this.lastActivity;
       }
-      if (parser.complete) {
+      if (result === FAILED) {
+        this.fail(parser.errorStatus, parser.errorMessage);
+      } else if (result === COMPLETE) {
         this.answer();
-      } else if (parser.expectContinue && !this.continueSent) {
-        this.continueSent = true;
-        this.transport.write(this.codec.encode(CONTINUE));
-      } else if (used === 0) {
-        break; // cannot happen: the parser always consumes or finishes; guard against a spin
+      } else if (result === BODY_FOLLOWS) {
+        this.headEndedAt = this.lastActivity;
+        if (parser.expectContinue) this.transport.write(this.codec.encode(CONTINUE));
       }
     }
   }
@@ -93,46 +108,73 @@ export class Connection {
 
   /**
    * Call now and then (the transport's timer, about once a second). Answers 408 and closes when a
-   * request head has been arriving for longer than the header timeout, or a body has stalled for
-   * the idle timeout; closes a keep-alive connection idle between requests for as long. True when
-   * it closed.
+   * request head has been arriving for longer than the header timeout, or its body has not all come
+   * within the body timeout of the head's end; closes a keep-alive connection idle between requests
+   * for the idle timeout. True when it closed.
    */
   checkTimeout(): boolean {
     const parser = this.parser;
-    if (this.stream) return this.pumpStream(); // HOOK(console): the same timer ticks event streams
-    if (this.closed || parser.complete) return false;
+    if (this.closed) return false;
+    if (this.stream) return this.pumpStream(); // the same timer ticks event streams
     const now = this.now();
-    if (parser.started && !parser.inBody) {
+    if (parser.inBody) {
+      if (now - this.headEndedAt < BODY_TIMEOUT_MS) return false;
+      this.fail(408, `request body not received within ${BODY_TIMEOUT_MS / 1000} s of its head`);
+      return true;
+    }
+    if (parser.started) {
       if (now - this.headStartedAt < HEADER_TIMEOUT_MS) return false;
       this.fail(408, `request head not received within ${HEADER_TIMEOUT_MS / 1000} s`);
       return true;
     }
     if (now - this.lastActivity < this.idleTimeoutMs) return false;
-    if (parser.inBody) this.fail(408, `request body stalled for ${this.idleTimeoutMs / 1000} s`);
-    else this.close();
+    this.close();
     return true;
   }
 
-  /** Answer with an error and close without reading a request (e.g. too many connections: 503). */
-  refuse(status: number, message: string): void {
-    this.fail(status, message);
+  /** SlotHolder: answering, a partial request (a first request counts from the accept), or idle. */
+  slotState(): number {
+    // An event stream is an answer still being sent: its slot is busy, not idle.
+    if (this.answering || this.stream) return SLOT_ANSWERING;
+    return !this.answered || this.parser.started ? SLOT_PARTIAL : SLOT_IDLE;
+  }
+
+  slotSince(): number {
+    return this.slotState() === SLOT_IDLE ? this.answeredAt : this.requestSince;
+  }
+
+  /** SlotHolder: give the slot to a newcomer. A partial request gets 408; an idle connection closes. */
+  evict(): void {
+    if (this.closed) return;
+    if (this.slotState() === SLOT_PARTIAL) this.fail(408, 'request not completed in time; its connection slot went to a new client');
+    else this.close();
+  }
+
+  /**
+   * Answer with an error and close without reading a request (e.g. too many connections: 503);
+   * `retryAfterS` > 0 adds a Retry-After header.
+   */
+  refuse(status: number, message: string, retryAfterS?: number): void {
+    this.fail(status, message, retryAfterS);
   }
 
   private answer(): void {
     const parser = this.parser;
     const res = this.response;
     res.reset();
+    this.answering = true;
     this.handler.handle(parser, res);
     if (!parser.keepAlive) res.close = true;
     this.send(parser.method === 'HEAD');
-    this.continueSent = false;
-    this.lastActivity = this.now();
-    if (res.stream) { this.stream = res.stream; res.stream = null; return; } // HOOK(console)
+    this.answering = false;
+    this.answered = true;
+    this.answeredAt = this.lastActivity = this.now();
+    if (res.stream) { this.stream = res.stream; res.stream = null; return; } // kept open: an event stream
     if (res.close) this.close();
     else parser.reset();
   }
 
-  /** HOOK(console): one tick of the event stream; never closes on its own (the client ends it). */
+  /** One tick of the event stream; never closes on its own (the client ends it). */
   private pumpStream(): boolean {
     const t = this.transport;
     if (t.backlog && t.backlog() > STREAM_BACKLOG_MAX) return false;
@@ -141,18 +183,19 @@ export class Connection {
     return false;
   }
 
-  private fail(status: number, message: string): void {
+  private fail(status: number, message: string, retryAfterS?: number): void {
     const res = this.response;
     res.reset();
     this.handler.fail(status, message, this.parser.target, res);
     res.close = true;
+    res.retryAfter = retryAfterS ?? 0;
     this.send(false);
     this.close();
   }
 
   private send(headOnly: boolean): void {
     const res = this.response;
-    // HOOK(console): a large binary body (the console page, a store slot) goes as a second write of the
+    // A large binary body (the console page, a store slot) goes as a second write of the
     // handler's own array, not copied behind the head: the module holds it once, not twice.
     if (res.bytes && res.bytes.length > LARGE_BODY && !headOnly) {
       this.transport.write(writeResponse(res, true, this.codec));
@@ -166,7 +209,9 @@ export class Connection {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.stream) { this.stream.close(); this.stream = null; } // HOOK(console)
+    if (this.stream) { this.stream.close(); this.stream = null; }
+    this.parser.reset(); // give the buffers back now; the object may linger with its socket
     this.transport.close();
   }
 }
+Object.freeze(Connection.prototype);

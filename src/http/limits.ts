@@ -1,4 +1,4 @@
-// Limits of DECISIONS.md §HTTP/1.1. Buffers are sized from these once per connection; nothing grows.
+// Limits of DECISIONS.md §HTTP/1.1. Request buffers grow towards these only while a request needs it.
 
 /** Longest request line, CRLF excluded (414 beyond). */
 export const REQUEST_LINE_MAX = 1024;
@@ -12,5 +12,7 @@ export const BODY_MAX = 4096;
 export const CHUNK_EXT_MAX = 256;
 /** The whole head must arrive within this many ms of its first byte (408). */
 export const HEADER_TIMEOUT_MS = 10000;
+/** The whole body must arrive within this many ms of the end of its head (408). */
+export const BODY_TIMEOUT_MS = 10000;
 /** A keep-alive connection with no request under way is closed after this many ms of silence. */
 export const IDLE_TIMEOUT_MS = 30000;

@@ -52,6 +52,8 @@ export class HttpResponse {
   close = false;
   /** Set by a handler that streams: sent without Content-Length, then polled (HOOK console). */
   stream: ResponseStream | null = null;
+  /** Seconds for a Retry-After header (503 at the connection cap); 0 for none. */
+  retryAfter = 0;
 
   reset(): void {
     this.status = 200;
@@ -62,6 +64,7 @@ export class HttpResponse {
     this.extraHeaders = '';
     this.close = false;
     this.stream = null;
+    this.retryAfter = 0;
   }
 }
 

@@ -31,6 +31,7 @@ export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextC
       (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
   }
   if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
+  if (res.retryAfter > 0) head += 'Retry-After: ' + res.retryAfter + '\r\n';
   head += res.extraHeaders;
   if (res.close) head += 'Connection: close\r\n';
   head += '\r\n';

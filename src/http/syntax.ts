@@ -5,18 +5,18 @@ const SP = 32;
 const HT = 9;
 const COMMA = 44;
 
-/** tchar of RFC 9110 §5.6.2, as a 128-entry table (1 = allowed). */
-const TCHAR = new Uint8Array(128);
-(function fillTchar() {
-  const extra = "!#$%&'*+-.^_`|~";
-  for (let c = 48; c <= 57; c++) TCHAR[c] = 1;
-  for (let c = 65; c <= 90; c++) TCHAR[c] = 1;
-  for (let c = 97; c <= 122; c++) TCHAR[c] = 1;
-  for (let i = 0; i < extra.length; i++) TCHAR[extra.charCodeAt(i)] = 1;
-})();
+/**
+ * tchar of RFC 9110 §5.6.2 as a 128-character string ('1' = allowed): a string, not a typed array,
+ * so that the preloaded module keeps it in flash.
+ */
+const TCHAR =
+  '00000000000000000000000000000000' + // 0x00-0x1f
+  '01011111001101101111111111000000' + // SP ! " # $ % & ' ( ) * + , - . / 0-9 : ; < = > ?
+  '01111111111111111111111111100011' + // @ A-Z [ \ ] ^ _
+  '11111111111111111111111111101010'; //  ` a-z { | } ~ DEL
 
 export function isTchar(b: number): boolean {
-  return b < 128 && TCHAR[b] === 1;
+  return b < 128 && TCHAR.charCodeAt(b) === 49;
 }
 
 export function hexValue(b: number): number {
@@ -57,4 +57,37 @@ export function isHostChar(b: number): boolean {
   // - . _ ~ ! $ & ' ( ) * + , ; = %
   return b === 45 || b === 46 || b === 95 || b === 126 || b === 33 || b === 36 || (b >= 38 && b <= 44) ||
     b === 59 || b === 61 || b === 37;
+}
+
+const CODINGS_KNOWN = Object.freeze(['gzip', 'deflate', 'compress', 'x-gzip', 'x-compress', 'identity']);
+
+/**
+ * Check a Transfer-Encoding value buf[s, e): 0 when it is exactly `chunked` once (and no earlier
+ * Transfer-Encoding field was seen), 501 for a coding we do not know, else 400.
+ */
+export function transferEncodingStatus(buf: Uint8Array, s: number, e: number, seenBefore: boolean): number {
+  let status = 0;
+  let codings = 0;
+  let i = s;
+  while (i <= e) {
+    let ce = i;
+    while (ce < e && buf[ce] !== COMMA) ce++;
+    let ts = i;
+    let te = ce;
+    while (ts < te && (buf[ts] === SP || buf[ts] === HT)) ts++;
+    while (te > ts && (buf[te - 1] === SP || buf[te - 1] === HT)) te--;
+    // Parameters (";q=...") are not taken apart: a coding with them is not plain chunked.
+    if (te > ts) {
+      codings++;
+      if (!equalsLower(buf, ts, te, 'chunked')) {
+        let known = false;
+        for (let k = 0; k < CODINGS_KNOWN.length; k++) if (equalsLower(buf, ts, te, CODINGS_KNOWN[k])) known = true;
+        if (!known) return 501;
+        status = 400;
+      }
+    }
+    i = ce + 1;
+  }
+  if (status) return status;
+  return codings !== 1 || seenBefore ? 400 : 0;
 }
