@@ -9,7 +9,7 @@ import { asNumber } from './values';
 
 type Op = EntityOps['clock'];
 type Field = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
-const FIELDS: readonly Field[] = ['year', 'month', 'day', 'hour', 'minute', 'second'];
+const FIELDS: readonly Field[] = Object.freeze(['year', 'month', 'day', 'hour', 'minute', 'second'] as const);
 
 export interface ModuleClock {
   now(): number;

@@ -14,7 +14,7 @@ import { asBool, asBytes, asNumber, ipv4Bytes, macBytes } from './values';
 type Op = EntityOps['ethernet'];
 const DHCP = 2;
 /** Service ports: 0 REST HTTP, 1 REST HTTPS, 2 BrainStem TCP, 3/4 discovery (DECISIONS.md, operations.tsv). */
-const OTHER_PORTS: readonly number[] = [443, 8000, 9001, 9002];
+const OTHER_PORTS: readonly number[] = Object.freeze([443, 8000, 9001, 9002]);
 
 export function portKey(service: number): string {
   return 'eth.port' + service;

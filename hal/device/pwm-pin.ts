@@ -42,3 +42,4 @@ export class PwmPin {
     if (io && io.close) io.close();
   }
 }
+Object.freeze(PwmPin.prototype);

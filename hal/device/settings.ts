@@ -91,3 +91,4 @@ export class Settings {
     return typeof saved === typeof factory ? saved as SettingValue : factory;
   }
 }
+Object.freeze(Settings.prototype);

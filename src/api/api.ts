@@ -15,6 +15,7 @@ import { envelope, errorResponse, TimestampClock } from './envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 import type { EntityHal, ModuleHal } from '../../hal/types';
 import { standardTextCodec, type TextCodec } from '../util/text';
+import { deepFreeze } from '../util/freeze';
 
 export interface ApiOptions {
   /** Answer CORS preflights and add Access-Control-Allow-Origin to every answer. */
@@ -24,7 +25,7 @@ export interface ApiOptions {
 }
 
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
-const KNOWN_METHODS = ['GET', 'HEAD', 'PUT', 'OPTIONS', 'POST', 'DELETE', 'PATCH', 'TRACE', 'CONNECT'];
+const KNOWN_METHODS: readonly string[] = deepFreeze(['GET', 'HEAD', 'PUT', 'OPTIONS', 'POST', 'DELETE', 'PATCH', 'TRACE', 'CONNECT']);
 
 const CORS_ORIGIN = 'Access-Control-Allow-Origin: *\r\n';
 
@@ -169,6 +170,7 @@ export class Api implements RequestHandler {
     res.body = envelope(this.clock.format(clock.now()), path, parameters, errorResponse(code, message));
   }
 }
+Object.freeze(Api.prototype);
 
 function pick(forms: readonly Route[], method: string): Route | null {
   for (const r of forms) {

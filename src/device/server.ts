@@ -120,3 +120,4 @@ export class DeviceServer implements TransportEvents {
     this.connections.forEach((c) => { c.checkTimeout(); });
   }
 }
+Object.freeze(DeviceServer.prototype);

@@ -158,3 +158,4 @@ export class DeviceTransport implements Transport {
     if (then) then();
   }
 }
+Object.freeze(DeviceTransport.prototype);

@@ -139,3 +139,4 @@ export class Connection {
     this.transport.close();
   }
 }
+Object.freeze(Connection.prototype);

@@ -458,3 +458,4 @@ export class RequestParser implements HttpRequest {
     return i + 1;
   }
 }
+Object.freeze(RequestParser.prototype);

@@ -48,6 +48,7 @@ export class HttpResponse {
     this.close = false;
   }
 }
+Object.freeze(HttpResponse.prototype);
 
 export interface RequestHandler {
   /** Answer one parsed request by filling `res`. Must not throw. */

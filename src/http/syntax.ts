@@ -5,18 +5,19 @@ const SP = 32;
 const HT = 9;
 const COMMA = 44;
 
-/** tchar of RFC 9110 §5.6.2, as a 128-entry table (1 = allowed). */
-const TCHAR = new Uint8Array(128);
-(function fillTchar() {
-  const extra = "!#$%&'*+-.^_`|~";
-  for (let c = 48; c <= 57; c++) TCHAR[c] = 1;
-  for (let c = 65; c <= 90; c++) TCHAR[c] = 1;
-  for (let c = 97; c <= 122; c++) TCHAR[c] = 1;
-  for (let i = 0; i < extra.length; i++) TCHAR[extra.charCodeAt(i)] = 1;
-})();
+/**
+ * tchar of RFC 9110 §5.6.2 as a 128-character string indexed by byte: 't' = allowed. A string (not a
+ * typed array) so the table is immutable and a preloaded build keeps it in flash.
+ */
+const TCHAR =
+  '................................' + // 0-31: controls
+  '.t.ttttt..tt.tt.tttttttttt......' + // 32-63: SP ! " # $ % & ' ( ) * + , - . / 0-9 : ; < = > ?
+  '.tttttttttttttttttttttttttt...tt' + // 64-95: @ A-Z [ \ ] ^ _
+  'ttttttttttttttttttttttttttt.t.t.'; // 96-127: ` a-z { | } ~ DEL
+const T = 116; // 't'
 
 export function isTchar(b: number): boolean {
-  return b < 128 && TCHAR[b] === 1;
+  return b < 128 && TCHAR.charCodeAt(b) === T;
 }
 
 export function hexValue(b: number): number {

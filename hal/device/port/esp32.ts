@@ -4,7 +4,7 @@
 import Net from 'net'; // Moddable's network-status module (the manifest's modules), not Node's
 import type { PortApi } from './api';
 
-const port: PortApi = {
+const port: PortApi = Object.freeze({
   restart(): boolean {
     System.restart();
     return true;
@@ -12,6 +12,6 @@ const port: PortApi = {
   macAddress: () => Net.get('MAC') ?? '',
   ipAddress: () => Net.get('IP') ?? '',
   dnsAddresses: () => Net.get('DNS') ?? [],
-};
+});
 
 export default port;

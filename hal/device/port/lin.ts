@@ -8,11 +8,11 @@ import type { PortApi } from './api';
 
 const lin = (config.lin ?? {}) as { mac?: string };
 
-const port: PortApi = {
+const port: PortApi = Object.freeze({
   restart: () => false,
   macAddress: () => lin.mac ?? '02:00:00:12:34:56',
   ipAddress: () => Net.get('IP') ?? '',
   dnsAddresses: () => [],
-};
+});
 
 export default port;

@@ -2,7 +2,10 @@
 // Pins are simulated levels: an output keeps what was written; an input reads what the last output on
 // that pin wrote (a wire looped back), else 0. Same shape as the ECMA-419 class the HAL uses.
 
-const levels = new Map<number, 0 | 1>();
+// Made on first use, at run time: a Map created while a device build preloads this module (it is
+// imported by the preloaded hal/device/digital) would be read-only in flash.
+let levels: Map<number, 0 | 1> | undefined;
+const pinLevels = (): Map<number, 0 | 1> => (levels ??= new Map());
 
 export default class Digital {
   static readonly Input = 0;
@@ -19,16 +22,16 @@ export default class Digital {
 
   constructor(options: { pin: number; mode: number }) {
     this.pin = options.pin;
-    if (!levels.has(this.pin)) levels.set(this.pin, options.mode === Digital.InputPullUp ? 1 : 0);
+    if (!pinLevels().has(this.pin)) pinLevels().set(this.pin, options.mode === Digital.InputPullUp ? 1 : 0);
   }
 
   read(): 0 | 1 {
-    return levels.get(this.pin) ?? 0;
+    return pinLevels().get(this.pin) ?? 0;
   }
 
   write(value: 0 | 1): void {
     if (!this.open) throw new Error('closed');
-    levels.set(this.pin, value ? 1 : 0);
+    pinLevels().set(this.pin, value ? 1 : 0);
   }
 
   close(): void {
