@@ -72,22 +72,38 @@ clean:
 # make device                  build for an ESP32 module (needs $MODDABLE and the ESP-IDF set up)
 # make device PLATFORM=lin     build for the Moddable desktop host (REST on port 8080); run it with
 #                              mcsim $MODDABLE/build/bin/lin/mc/release/brainstem-rest/mc.so
+# make device-budget           the desktop-host build inside the module's fixed XS heap (2,048 slots,
+#                              32 KB of chunks, no growth: budget/manifest.json); mcsim aborts
+#                              ("fixed size heap") as soon as the app needs more. Run it with
+#                              mcsim $MODDABLE/build/bin/lin/mc/release/brainstem-rest-budget/mc.so
 # mcconfig compiles the TypeScript with the `tsc` on PATH, so this project's tsc is put first.
 # Extra mcconfig arguments: MCCONFIG_ARGS (e.g. "-d" for a debug build, "ssid=... password=...").
+# DEVICE_BUILD_DIR: where mcconfig builds (its -o; default $MODDABLE/build).
 PLATFORM ?= esp32
 MCCONFIG_ARGS ?=
+DEVICE_BUILD_DIR ?=
+MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
-.PHONY: device check-moddable
+.PHONY: device device-budget moddable-tools check-moddable
 
-device: $(NPM_STAMP)
+# Explains what is missing instead of failing inside mcconfig.
+moddable-tools:
 	@if [ -z "$$MODDABLE" ] || [ ! -d "$$MODDABLE/build" ]; then \
-		echo "make device: MODDABLE is not set to a Moddable SDK checkout." >&2; \
+		echo "make device, device-budget: MODDABLE is not set to a Moddable SDK checkout." >&2; \
 		echo "  Install the SDK and build its tools (documentation/Moddable SDK - Getting Started.md)," >&2; \
 		echo "  then: export MODDABLE=/path/to/moddable; export PATH=\$$PATH:\$$MODDABLE/build/bin/lin/release" >&2; \
 		exit 1; \
 	fi
-	@command -v mcconfig >/dev/null || { echo "make device: mcconfig is not on PATH (add \$$MODDABLE/build/bin/lin/release)" >&2; exit 1; }
-	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -m -p $(PLATFORM) $(MCCONFIG_ARGS) manifest.json
+	@command -v mcconfig >/dev/null || { echo "make device, device-budget: mcconfig is not on PATH (add \$$MODDABLE/build/bin/lin/release)" >&2; exit 1; }
+	@if [ -n "$(DEVICE_BUILD_DIR)" ]; then mkdir -p "$(DEVICE_BUILD_DIR)"; fi
+
+device: $(NPM_STAMP) moddable-tools
+	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -m -p $(PLATFORM) $(MCCONFIG_OUT) $(MCCONFIG_ARGS) manifest.json
+
+# A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.
+device-budget: $(NPM_STAMP) moddable-tools
+	rm -f "$(or $(DEVICE_BUILD_DIR),$$MODDABLE/build)"/tmp/lin/mc/*/brainstem-rest-budget/mc.xs.c
+	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -m -p lin $(MCCONFIG_OUT) $(MCCONFIG_ARGS) budget/manifest.json
 
 # Device code (src/**, hal/types, hal/device/**) type-checked against the Moddable SDK typings.
 check-moddable: $(NPM_STAMP)

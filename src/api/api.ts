@@ -21,6 +21,7 @@ import { AccessControl, type AccessOptions } from './access';
 import { AnswerHeaders } from './answer-headers';
 import { EventStreams, isEventsPath } from './events'; // HOOK(console)
 import { serveConsole } from '../web/console'; // HOOK(console)
+import { deepFreeze } from '../util/freeze';
 
 /** Access control (allowed hosts, CORS origins, token: src/api/access.ts) and the codec. */
 export interface ApiOptions extends AccessOptions {
@@ -35,7 +36,7 @@ export interface ApiOptions extends AccessOptions {
 }
 
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
-const KNOWN_METHODS = ['GET', 'HEAD', 'PUT', 'OPTIONS', 'POST', 'DELETE', 'PATCH', 'TRACE', 'CONNECT'];
+const KNOWN_METHODS: readonly string[] = deepFreeze(['GET', 'HEAD', 'PUT', 'OPTIONS', 'POST', 'DELETE', 'PATCH', 'TRACE', 'CONNECT']);
 
 export class Api implements RequestHandler {
   private readonly devices: readonly ModuleHal[];
@@ -234,6 +235,7 @@ export class Api implements RequestHandler {
     res.body = envelope(this.clock.format(clock.now()), path, parameters, errorResponse(code, message));
   }
 }
+Object.freeze(Api.prototype);
 
 function pick(forms: readonly Route[], method: string): Route | null {
   for (const r of forms) {

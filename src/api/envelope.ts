@@ -21,6 +21,7 @@ export class TimestampClock {
     return this.prefix + (ms < 10 ? '00' : ms < 100 ? '0' : '') + Math.floor(ms) + 'Z';
   }
 }
+Object.freeze(TimestampClock.prototype);
 
 /** A request path as a JSON string: paths are printable ASCII, so only " and \ need escaping. */
 function pathJson(path: string): string {

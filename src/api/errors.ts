@@ -1,14 +1,16 @@
 // The BrainStem error enumeration (DECISIONS.md §Responses) and its HTTP status mapping.
 // Handlers throw ApiError; the envelope writer turns it into {error, message} with the status below.
 
-export const ERROR_NAMES: readonly string[] = [
+import { deepFreeze } from '../util/freeze';
+
+export const ERROR_NAMES: readonly string[] = deepFreeze([
   'aErrNone', 'aErrMemory', 'aErrParam', 'aErrNotFound', 'aErrFileNameLength', 'aErrBusy', 'aErrIO',
   'aErrMode', 'aErrWrite', 'aErrRead', 'aErrEOF', 'aErrNotReady', 'aErrPermission', 'aErrRange', 'aErrSize',
   'aErrOverrun', 'aErrParse', 'aErrConfiguration', 'aErrTimeout', 'aErrInitialization', 'aErrVersion',
   'aErrUnimplemented', 'aErrDuplicate', 'aErrCancel', 'aErrPacket', 'aErrConnection', 'aErrIndexRange',
   'aErrShortCommand', 'aErrInvalidEntity', 'aErrInvalidOption', 'aErrResource', 'aErrMedia',
   'aErrAsyncReturn', 'aErrStreamStale', 'aErrUnknown',
-];
+]);
 
 export const aErrNone = 0;
 export const aErrMemory = 1;
@@ -46,6 +48,7 @@ export class ApiError {
     this.status = status;
   }
 }
+Object.freeze(ApiError.prototype);
 
 export function errorName(code: number): string {
   return ERROR_NAMES[code] ?? 'aErrUnknown';

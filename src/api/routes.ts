@@ -4,6 +4,7 @@
 
 import { ROUTE_ROWS } from './route-table';
 import { EXTENSION_ROWS } from './route-extensions';
+import { deepFreeze } from '../util/freeze';
 
 /** `bytes` / `BYTES`: raw application/octet-stream bodies (route-extensions.ts). */
 export type GetCode = 'int' | 'bool' | 'ilist' | 'str' | 'none' | 'bytes' | '-';
@@ -40,14 +41,14 @@ export interface Route {
 }
 
 /** Entity names the API knows; `i2c` has no operations yet and answers 501 (DECISIONS.md). */
-export const ENTITY_NAMES: readonly string[] = [
+export const ENTITY_NAMES: readonly string[] = deepFreeze([
   'analog', 'app', 'clock', 'digital', 'equalizer', 'ethernet', 'hdbaset', 'i2c', 'mux', 'poe', 'pointer', 'port',
   'powerdelivery', 'rail', 'relay', 'servo', 'signal', 'store', 'system', 'temperature', 'timer', 'uart', 'usb',
   'usbsystem', 'userconfig',
-];
+]);
 
 /** Entities the spec lists as unsupported at this time: every operation answers 501. */
-export const UNSUPPORTED_ENTITIES: readonly string[] = ['app', 'i2c'];
+export const UNSUPPORTED_ENTITIES: readonly string[] = deepFreeze(['app', 'i2c']);
 
 function parseRange(text: string): [number, number] {
   const dots = text.indexOf('..');
@@ -112,7 +113,8 @@ function allowOf(forms: readonly Route[], count: number): string {
   return (get ? 'GET, ' : '') + (head ? 'HEAD, ' : '') + (put ? 'PUT, ' : '') + 'OPTIONS';
 }
 
-const ROUTES: Table = compile();
+/** Deep-frozen: a preloaded build keeps the compiled table in flash. */
+const ROUTES: Table = deepFreeze(compile());
 
 /** Is `name` (lower case) an entity the API knows? */
 export function isEntity(name: string): boolean {

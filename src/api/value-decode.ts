@@ -7,6 +7,7 @@ import { ApiError, aErrParam, aErrParse, aErrRange, aErrSize } from './errors';
 import type { Route } from './routes';
 import type { HalValue } from '../../hal/types';
 import { utf8Length, type TextCodec } from '../util/text';
+import { deepFreeze } from '../util/freeze';
 
 /** Most entries of an L32 list, bytes of an L8 value, UTF-8 bytes of a STR name. */
 export const LIST_MAX = 64;
@@ -18,11 +19,11 @@ interface IntType {
   readonly signed: boolean;
 }
 
-const INT_TYPES: { readonly [name: string]: IntType } = {
+const INT_TYPES: { readonly [name: string]: IntType } = deepFreeze({
   u8: { bits: 8, signed: false }, i8: { bits: 8, signed: true },
   u16: { bits: 16, signed: false }, i16: { bits: 16, signed: true },
   u32: { bits: 32, signed: false }, i32: { bits: 32, signed: true },
-};
+});
 const U32: IntType = INT_TYPES.u32;
 const U8: IntType = INT_TYPES.u8;
 

@@ -67,6 +67,7 @@ export class HttpResponse {
     this.retryAfter = 0;
   }
 }
+Object.freeze(HttpResponse.prototype);
 
 export interface RequestHandler {
   /** Answer one parsed request by filling `res`. Must not throw. */

@@ -1,0 +1,122 @@
+// Real preloading (issue 12): every device-side module is named in manifest.json's "preload" list, so
+// the Moddable build runs it at build time and keeps its code and frozen data in flash. mcconfig
+// matches a "*" preload pattern against JavaScript files only, so a TypeScript module behind a pattern
+// is silently loaded into RAM at boot instead: patterns are refused here. The list of device-side
+// modules comes from the file tree, so a module added or renamed without a preload entry fails.
+
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Device-side module trees (every .ts below them) and the HAL contract files (hal/*.ts). */
+const DEVICE_TREES = ['src/http', 'src/api', 'src/util', 'src/web', 'src/device', 'hal/device'];
+
+/** Device-side files that are not preloaded, and why. A key ending in '/' covers a directory. */
+const NOT_PRELOADED: Record<string, string> = {
+  'src/device/main': 'the app entry (creation.main): its top level reads Preference and opens the listener, native calls xsl cannot make at build time',
+  'hal/device/platform/api': 'declares the PlatformApi type only: no module is built',
+  'hal/device/standin/': 'desktop-host (lin) stand-ins for embedded:io/*, never on the module; they keep simulated pin levels in module-level state',
+};
+
+interface Manifest {
+  modules?: Record<string, string>;
+  preload?: string[] | string;
+  platforms?: Record<string, { modules?: Record<string, string> }>;
+}
+
+function tsFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = dir + '/' + e.name;
+    if (e.isDirectory()) out.push(...tsFiles(rel));
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) out.push(rel.slice(0, -3));
+  }
+  return out;
+}
+
+function deviceModules(): string[] {
+  const hal = fs.readdirSync(path.join(ROOT, 'hal')).filter((n) => n.endsWith('.ts') && !n.endsWith('.d.ts'));
+  return [...DEVICE_TREES.flatMap(tsFiles), ...hal.map((n) => 'hal/' + n.slice(0, -3))].sort();
+}
+
+function exemption(file: string): string | undefined {
+  for (const key in NOT_PRELOADED) if (key.endsWith('/') ? file.startsWith(key) : file === key) return NOT_PRELOADED[key];
+  return undefined;
+}
+
+/** Every specifier -> file mapping of the manifest, the platforms' included ("modules" maps). */
+function moduleMaps(m: Manifest): [string, string][] {
+  const maps: [string, string][] = Object.entries(m.modules ?? {});
+  for (const name in m.platforms ?? {}) maps.push(...Object.entries(m.platforms![name].modules ?? {}));
+  return maps.map(([spec, target]) => [spec, target.replace(/^\.\//, '')]);
+}
+
+/** The specifiers a file is built under (several when platforms map it differently). */
+function specifiersOf(file: string, maps: [string, string][]): string[] {
+  const out: string[] = [];
+  for (const [spec, target] of maps) {
+    if (target === file) out.push(spec);
+    else if (target.endsWith('/*') && spec.endsWith('/*') && path.posix.dirname(file) === target.slice(0, -2)) {
+      out.push(spec.slice(0, -1) + path.posix.basename(file));
+    }
+  }
+  return out;
+}
+
+describe('manifest.json preloads every device-side module by name', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'manifest.json'), 'utf8')) as Manifest;
+  const preload = ([] as string[]).concat(manifest.preload ?? []);
+  const maps = moduleMaps(manifest);
+
+  it('uses no "*" pattern (mcconfig matches those against .js files only)', () => {
+    assert.deepEqual(preload.filter((p) => p.includes('*')), []);
+  });
+
+  it('names every device-side module found in the file tree', () => {
+    const files = deviceModules();
+    assert.ok(files.length > 30, `found only ${files.length} device-side modules`);
+    const problems: string[] = [];
+    for (const file of files) {
+      if (exemption(file)) continue;
+      const specs = specifiersOf(file, maps);
+      if (specs.length === 0) problems.push(`${file}: not in the manifest's "modules"`);
+      for (const s of specs) if (!preload.includes(s)) problems.push(`${file}: "${s}" is not in "preload"`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('names no module that does not exist, and no exempt one', () => {
+    const files = deviceModules();
+    const built = new Set(files.flatMap((f) => specifiersOf(f, maps)));
+    const stale = preload.filter((p) => (p.startsWith('src/') || p.startsWith('hal/')) && !built.has(p));
+    assert.deepEqual(stale, [], 'preload entries with no source file');
+    const exempt = files.filter((f) => exemption(f)).flatMap((f) => specifiersOf(f, maps)).filter((s) => preload.includes(s));
+    assert.deepEqual(exempt, [], 'modules that cannot be preloaded (see NOT_PRELOADED) are in "preload"');
+  });
+
+  it('preloads the TextEncoder globals before the text codec that picks them up', () => {
+    assert.ok(preload.indexOf('src/device/text-globals') >= 0);
+    assert.ok(preload.indexOf('src/device/text-globals') < preload.indexOf('src/util/text'));
+  });
+});
+
+describe('the module budget in the manifest', () => {
+  const read = (f: string): { creation?: unknown; platforms?: Record<string, { creation?: unknown }> } =>
+    JSON.parse(fs.readFileSync(path.join(ROOT, f), 'utf8'));
+  const esp32 = read('manifest.json').platforms?.esp32?.creation;
+
+  it('gives the esp32 platform a fixed XS heap: 2,048 slots and 32 KB of chunks, no growth', () => {
+    assert.deepEqual(esp32, {
+      static: 0,
+      chunk: { initial: 32768, incremental: 0 },
+      heap: { initial: 2048, incremental: 0 },
+      stack: 512,
+    });
+  });
+
+  it('builds `make device-budget` with the same creation', () => {
+    assert.deepEqual(read('budget/manifest.json').creation, esp32);
+  });
+});
