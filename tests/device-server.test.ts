@@ -9,7 +9,7 @@ import { LINGER_MS, QUEUE_MAX, READ_CHUNK } from '../src/device/transport';
 describe('device server on the fake network', () => {
   beforeEach(() => freshWorld());
 
-  it('serves 4 connections at once; a fifth is answered 503 and closed', () => {
+  it('serves 4 connections at once; a fifth gets the slot of the longest idle, or 503 while all are busy', () => {
     serve(8080, 4);
     const clients = [1, 2, 3, 4].map(() => net.connect(8080));
     for (const c of clients) c.send(get('system/0/serialnumber'));
@@ -18,15 +18,24 @@ describe('device server on the fake network', () => {
       assert.equal(replies(c)[0].status, 200);
       assert.equal(c.closedByServer, false); // keep-alive
     }
+    // All four idle between requests: a fifth takes the slot of the first (the longest idle).
     const fifth = net.connect(8080);
+    fifth.send(get('system/0/serialnumber'));
     net.run();
-    const r = replies(fifth);
+    assert.equal(replies(fifth)[0].status, 200);
+    assert.equal(clients[0].closedByServer, true);
+    // Four connections each receiving a request (younger than 2 s): a sixth is answered 503 and closed.
+    for (const c of [clients[1], clients[2], clients[3], fifth]) c.send('GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\n');
+    net.run();
+    const sixth = net.connect(8080);
+    net.run();
+    const r = replies(sixth);
     assert.equal(r.length, 1);
     assert.equal(r[0].status, 503);
     assert.equal(r[0].json.response.error, 'aErrResource');
-    assert.equal(fifth.closedByServer, true);
+    assert.equal(sixth.closedByServer, true);
     // One of the four leaves: a new one is served.
-    clients[0].close();
+    clients[1].close();
     net.run();
     const next = net.connect(8080);
     next.send(get('system/0/serialnumber'));

@@ -1,12 +1,15 @@
 // The device's TCP server: an ECMA-419 listener feeding the same Connection core the desktop simulator
-// runs (host-sim/server.ts). At most `maxConnections` are served at once; one more is answered 503 and
-// closed. One Timer checks every connection's header and idle timeouts once a second.
+// runs (host-sim/server.ts). At most `maxConnections` hold a slot; at the cap the same slot policy as
+// the simulator's (src/http/connection-slots.ts) lets a newcomer take the slot of an idle connection or
+// of a stale partial request, else answers it 503 with Retry-After. One Timer checks every
+// connection's deadlines and ticks event streams.
 
 import Listener from 'embedded:io/socket/listener';
 import type TCP from 'embedded:io/socket/tcp';
 import Time from 'time';
 import Timer from 'timer';
 import { Connection, type RequestHandler } from '../http/connection';
+import { ConnectionSlots } from '../http/connection-slots';
 import { DeviceTransport, READ_CHUNK, type TransportEvents } from './transport';
 import type { TextCodec } from '../util/text';
 
@@ -28,7 +31,7 @@ const ticks = (): number => Time.ticks;
 export class DeviceServer implements TransportEvents {
   readonly port: number;
   private readonly handler: RequestHandler;
-  private readonly maxConnections: number;
+  private readonly slots: ConnectionSlots<Connection>;
   private readonly idleTimeoutMs: number | undefined;
   private readonly codec: TextCodec;
   private readonly connections = new Map<DeviceTransport, Connection>();
@@ -41,7 +44,7 @@ export class DeviceServer implements TransportEvents {
 
   constructor(handler: RequestHandler, options: DeviceServerOptions) {
     this.handler = handler;
-    this.maxConnections = options.maxConnections;
+    this.slots = new ConnectionSlots<Connection>(options.maxConnections);
     this.idleTimeoutMs = options.idleTimeoutMs;
     this.codec = options.codec;
     // eslint-disable-next-line @typescript-eslint/no-this-alias
@@ -51,7 +54,7 @@ export class DeviceServer implements TransportEvents {
       onReadable(requests: number) { self.accept(this, requests); },
     });
     this.port = options.port;
-    // HOOK(console): 100 ms, the shortest event-stream interval (checkTimeout also ticks streams).
+    // 100 ms, the shortest event-stream interval (checkTimeout also ticks streams).
     this.timer = Timer.repeat(() => this.tick(), 100);
   }
 
@@ -96,7 +99,10 @@ export class DeviceServer implements TransportEvents {
 
   closed(t: DeviceTransport): void {
     const c = this.connections.get(t);
-    if (c) c.end(); // HOOK(console): however the socket went, its event stream (if any) is released
+    if (c) {
+      c.end(); // however the socket went, its event stream (if any) is released
+      this.slots.release(c);
+    }
     this.connections.delete(t);
   }
 
@@ -104,6 +110,8 @@ export class DeviceServer implements TransportEvents {
     for (let i = 0; i < requests; i++) {
       const socket = listener.read() as TCP | undefined;
       if (!socket) return;
+      // Read before the transport adopts the socket: the accepted object is detached then.
+      const peer = socket.remoteAddress ?? '';
       let t: DeviceTransport;
       try {
         t = new DeviceTransport(socket, this, this.readBuffer);
@@ -111,10 +119,12 @@ export class DeviceServer implements TransportEvents {
         trace(`accept failed: ${(e as Error).message}\n`);
         continue;
       }
-      const c = new Connection(this.handler, t, { now: ticks, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec });
-      if (this.connections.size >= this.maxConnections) {
-        // Not added to the set: it answers, drains and closes on its own.
-        c.refuse(503, `server busy: ${this.maxConnections} connections already open`);
+      const c = new Connection(this.handler, t, {
+        now: ticks, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec, peer,
+      });
+      if (!this.slots.admit(c, ticks())) {
+        // Not added: it answers, drains and closes on its own.
+        c.refuse(503, `server busy: all ${this.slots.cap} connections are answering or receiving a request`, 1);
         continue;
       }
       this.connections.set(t, c);
@@ -122,7 +132,9 @@ export class DeviceServer implements TransportEvents {
   }
 
   private tick(): void {
-    this.connections.forEach((c) => { c.checkTimeout(); });
+    // Backwards over the slot list, no copy: a connection that closes here leaves it when its socket closes.
+    const list = this.slots.list();
+    for (let i = list.length - 1; i >= 0; i--) list[i].checkTimeout();
   }
 }
 Object.freeze(DeviceServer.prototype);

@@ -54,6 +54,8 @@ export class Conn {
   readonly down = new Pipe();
   serverClosed = false;
   clientClosed = false;
+  /** The client's address, as the server's socket reports it (remoteAddress). */
+  address = '192.0.2.1';
   constructor(readonly client: FakeClient, readonly window: number) {}
   /** Bytes the server may write now. */
   writable(): number {
@@ -171,11 +173,15 @@ export class FakeNet {
     return this.timers.length;
   }
 
-  /** Open a connection to the listener on `port`; `window` bytes may be in flight to the client. */
-  connect(port: number, window = 4096): FakeClient {
+  /**
+   * Open a connection to the listener on `port`; `window` bytes may be in flight to the client;
+   * `address` is the client's (a documentation address: no traffic leaves the process).
+   */
+  connect(port: number, window = 4096, address = '192.0.2.1'): FakeClient {
     const l = this.listeners.get(port);
     if (!l) throw new Error(`fake net: nothing listens on port ${port}`);
     const c = new FakeClient(this, window);
+    c.conn.address = address;
     l.arrive(c.conn);
     return c;
   }

@@ -36,6 +36,10 @@ export default class TCP {
     return t;
   }
 
+  get remoteAddress(): string | undefined {
+    return this.conn?.address;
+  }
+
   read(buffer: Uint8Array): void {
     const conn = this.open();
     conn.up.take(buffer, buffer.length);
