@@ -38,7 +38,7 @@ export interface ConnectionOptions {
 }
 
 export class Connection implements SlotHolder {
-  private readonly parser = new RequestParser();
+  private readonly parser: RequestParser;
   private readonly response = new HttpResponse();
   private readonly handler: RequestHandler;
   private readonly transport: Transport;
@@ -66,6 +66,7 @@ export class Connection implements SlotHolder {
     this.now = options?.now ?? Date.now;
     this.idleTimeoutMs = options?.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
     this.codec = options?.codec ?? standardTextCodec();
+    this.parser = new RequestParser(this.codec);
     this.lastActivity = this.now();
     this.requestSince = this.lastActivity;
     this.parser.peer = options?.peer ?? '';

@@ -2,12 +2,14 @@
 // the head is copied into a buffer until its blank line arrives, then parsed in one pass; the body
 // (Content-Length, or chunked through ChunkedDecoder) is copied into a second buffer. Both buffers
 // start small, grow only while a request needs it and shrink back after it (ByteBuffer). Only what
-// the server needs is kept. No regexes, no closures, no per-byte string building; every limit is
-// checked as bytes arrive. Framing is strict: CRLF line ends only, a bare CR or LF is 400.
+// the server needs is kept; every limit is checked as bytes arrive. Framing is strict: CRLF line ends
+// only, a bare CR or LF is 400. A head that arrives whole in one read takes a native fast path
+// (whole-head.ts) that hands anything unusual back to this byte path.
 
 import { BODY_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
 import type { HttpRequest } from './request';
-import { ascii } from '../util/text';
+import { ascii, standardTextCodec, type TextCodec } from '../util/text';
+import { parseWholeHead, wholeHeadEnd } from './whole-head';
 import { ByteBuffer } from './byte-buffer';
 import { CHUNKS_DONE, CHUNKS_FAILED, ChunkedDecoder } from './chunked-decoder';
 import { parseRequestLine } from './request-line';
@@ -76,6 +78,12 @@ export class RequestParser implements HttpRequest {
   private leadingCR = false; // a CR of an empty line before the request line, its LF still to come
   private remaining = 0; // bytes left in a Content-Length body
   private readonly framing = new HeadFraming();
+  /** Decodes a whole head for the fast path; null keeps every head on the byte path. */
+  private readonly codec: TextCodec | null;
+
+  constructor(codec: TextCodec | null = standardTextCodec()) {
+    this.codec = codec;
+  }
 
   /** Forget the last request and give back buffer room it needed. */
   reset(): void {
@@ -194,6 +202,11 @@ export class RequestParser implements HttpRequest {
     if (head.length === 0) {
       i = this.skipEmptyLines(data, i, end);
       if (i === end || this.state !== HEAD) return i;
+      const whole = this.codec ? wholeHeadEnd(data, i, end) : -1;
+      if (whole > 0 && parseWholeHead(this.codec!.decode(data.subarray(i, whole)), whole - i, this, this.framing) === 0) {
+        this.setFraming();
+        return whole;
+      }
     }
     let appendedAt = head.length;
     while (i < end) {

@@ -1,0 +1,76 @@
+// The parser's fast path for a head that arrives whole (src/http/whole-head.ts) must give exactly what
+// the byte-by-byte path gives: the same result, bytes used, request fields, framing and error status,
+// for the smuggling corpus, hand-picked heads and generated ones. A parser made with a null codec
+// keeps every head on the byte path.
+
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { RequestParser } from '../src/http/request-parser';
+import { SMUGGLING_CASES } from './smuggling-cases';
+
+const enc = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+
+function outcome(p: RequestParser, bytes: Uint8Array): unknown {
+  const result = p.feed(bytes, 0, bytes.length);
+  return {
+    result, consumed: p.consumed, method: p.method, target: p.target, minor: p.versionMinor, keepAlive: p.keepAlive,
+    expectContinue: p.expectContinue, host: p.host, origin: p.origin, secFetchSite: p.secFetchSite,
+    authorization: p.authorization, acceptEncoding: p.acceptEncoding, ifNoneMatch: p.ifNoneMatch,
+    acrm: p.accessControlRequestMethod, status: p.errorStatus, inBody: p.inBody,
+  };
+}
+
+function sameBothWays(text: string): void {
+  const bytes = enc(text);
+  assert.deepEqual(outcome(new RequestParser(), bytes), outcome(new RequestParser(null), bytes), JSON.stringify(text));
+}
+
+const HEADS = [
+  'GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: 127.0.0.1:9005\r\n\r\n',
+  'GET / HTTP/1.0\r\n\r\n',
+  'PUT /x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 000000000000003\r\n\r\nabc',
+  'PUT /x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 99999999999999999999999\r\n\r\n',
+  'PUT /x HTTP/1.1\r\nHost: h\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, Close\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: h\r\nConnection: closed\r\n\r\n',
+  'OPTIONS /x HTTP/1.1\r\nHost: h\r\nOrigin: http://a.example\r\nAccess-Control-Request-Method: PUT\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost:  spaced \t\r\nAuthorization: Bearer  t0k3n \r\nSec-Fetch-Site: cross-site\r\nIf-None-Match: "e"\r\nAccept-Encoding: gzip\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: a b\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: caf\u00e9\r\n\r\n',
+  'GET /x HTTP/1.1\r\nX: \u00ff\r\nHost: h\r\n\r\n',
+  'GET /x HTTP/1.1\r\n\r\n',
+  'CONNECT /x HTTP/1.1\r\nHost: h\r\n\r\n',
+  'GET * HTTP/1.1\r\nHost: h\r\n\r\n',
+  'GET http://h/x?y HTTP/1.1\r\nHost: h\r\n\r\n',
+  'GET /x HTTP/1.2\r\nHost: h\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: h\r\nX:\x7f\r\n\r\n',
+  `GET /${'a'.repeat(1100)} HTTP/1.1\r\nHost: h\r\n\r\n`,
+  `GET / HTTP/1.1\r\nHost: h\r\n${'X: y\r\n'.repeat(33)}\r\n`,
+  `GET / HTTP/1.1\r\nHost: h\r\nX: ${'x'.repeat(4100)}\r\n\r\n`,
+  'GET /x HTTP/1.1\r\nHost: h\r\n\r\nGET /y HTTP/1.1\r\nHost: h\r\n\r\n',
+];
+
+describe('the whole-head fast path agrees with the byte path', () => {
+  it('on the smuggling corpus', () => {
+    for (const [, text] of SMUGGLING_CASES) sameBothWays(text);
+  });
+
+  it('on hand-picked heads (fields, limits, forms handed back)', () => {
+    for (const text of HEADS) sameBothWays(text);
+  });
+
+  it('on generated heads', () => {
+    const piece = fc.constantFrom(
+      'Host: h', 'Host: 10.0.0.1:80', 'Host: [::1]', 'host:x', 'Content-Length: 5', 'Content-Length: 05', 'Content-Length: x',
+      'Transfer-Encoding: chunked', 'Connection: close', 'Connection: a,close', 'Expect: 100-continue', 'Origin: null',
+      'X-Y: z', 'X:', 'X :y', ' X: y', 'X: a\tb', 'X: \x01', 'Sec-Fetch-Site: same-site', 'Authorization: Bearer a',
+    );
+    const line = fc.constantFrom('GET /a HTTP/1.1', 'PUT /b?c=d HTTP/1.1', 'HEAD / HTTP/1.0', 'GET  / HTTP/1.1', 'G@T / HTTP/1.1', 'GET /a HTTP/1.1 ');
+    const eol = fc.constantFrom('\r\n', '\r\n', '\r\n', '\n', '\r');
+    fc.assert(fc.property(line, fc.array(fc.tuple(piece, eol), { maxLength: 6 }), fc.constantFrom('', 'abcde', '0\r\n\r\n'),
+      (l, fields, body) => {
+        sameBothWays(l + '\r\n' + fields.map(([f, e]) => f + e).join('') + '\r\n' + body);
+      }), { numRuns: 2000 });
+  });
+});
