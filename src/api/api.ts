@@ -63,9 +63,11 @@ export class Api implements RequestHandler {
   handle(req: HttpRequest, res: HttpResponse): void {
     const query = req.target.indexOf('?');
     const path = query < 0 ? req.target : req.target.slice(0, query);
-    // The PUT body, parsed once: echoed in request.parameters on every answer when it is an object.
-    const body = req.method === 'PUT' ? parseJson(req.body(), this.codec) : null;
-    let parameters = body !== null && !(body instanceof ApiError) ? JSON.stringify(body) : '{}';
+    // The PUT body, parsed once: echoed in request.parameters on every answer when it is an object,
+    // as the text it came as (valid JSON already: no second serialisation).
+    const text = req.method === 'PUT' ? this.codec.decode(req.body()) : '';
+    const body = req.method === 'PUT' ? parseJson(text) : null;
+    const parameters = body !== null && !(body instanceof ApiError) ? text : '{}';
     let clock: ModuleHal = this.devices[0];
     /** The console page is a versioned resource (ETag, no-cache), not a live value: no no-store. */
     let resource = false;
@@ -273,11 +275,11 @@ export function checkParams(route: Route, match: PathMatch, hal: EntityHal): num
 }
 
 /** A PUT body as JSON, whatever the Content-Type: the object, or the error it earns. */
-function parseJson(bytes: Uint8Array, codec: TextCodec): object | ApiError {
-  if (bytes.length === 0) return new ApiError(aErrParam, 'a PUT needs a body {"value": ...}');
+function parseJson(text: string): object | ApiError {
+  if (text.length === 0) return new ApiError(aErrParam, 'a PUT needs a body {"value": ...}');
   let body: unknown;
   try {
-    body = JSON.parse(codec.decode(bytes));
+    body = JSON.parse(text);
   } catch {
     return new ApiError(aErrParse, 'the body is not valid JSON; send {"value": ...}');
   }
