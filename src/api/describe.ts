@@ -1,13 +1,14 @@
 // GET /api/v1/device/{serial}: what one module has and accepts (DECISIONS.md §Self-description):
 // {serialNumber, model, module, entities: {name: {count, operations: {op: {get, put, type, unit,
 // params, min/max | values}}}}}. The limits come from the HAL's limits(op), the same data the HAL
-// enforces. The text is produced in pieces, one entity at a time, through `emit`: a module can send
-// each piece as it is made (a chunked body) and never hold the whole description; the simulator
-// joins them.
+// enforces. The text is made in pieces, one entity at a time, by a DescriptionStream the HTTP core
+// polls whenever its transport has room (a chunked body): no build, simulator or module, ever holds
+// the whole description, only the piece being sent.
 
 import { serialText } from './path-match';
 import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from './routes';
 import type { EntityHal, ModuleHal, OpLimits } from '../../hal/types';
+import type { ResponseStream } from '../http/request';
 
 type Halls = { readonly [name: string]: EntityHal | undefined };
 
@@ -58,8 +59,11 @@ export function operationJson(forms: readonly Route[], hal: EntityHal, op: strin
   return out + (settable ? limitsJson(limits) : '') + '}';
 }
 
-/** `"name":{"count":n,"operations":{...}}` for one entity, or '' when the module lacks it or can do none of it. */
-export function entityJson(name: string, hal: EntityHal | undefined): string {
+/**
+ * `"name":{"count":n,"operations":{...}}` for one entity, after `lead` (a separating comma), or ''
+ * when the module lacks it or can do none of it.
+ */
+export function entityJson(name: string, hal: EntityHal | undefined, lead = ''): string {
   if (!hal) return '';
   let ops = '';
   for (const op of operationsOf(name)) {
@@ -67,20 +71,56 @@ export function entityJson(name: string, hal: EntityHal | undefined): string {
     ops += (ops ? ',' : '') + '"' + op + '":' + operationJson(routeForms(name, op)!, hal, op);
   }
   if (!ops) return ''; // present but able to do nothing (app, i2c): not listed
-  return '"' + name + '":{"count":' + hal.count + ',"operations":{' + ops + '}}';
+  return lead + '"' + name + '":{"count":' + hal.count + ',"operations":{' + ops + '}}';
 }
 
-/** The description in pieces: the identity head, then one piece per entity, then the tail. */
-export function describeDevice(d: ModuleHal, emit: (piece: string) => void): void {
-  const id = identity(d);
-  emit(id.slice(0, -1) + ',"entities":{');
-  const halOf = d.entities as Halls;
-  let first = true;
-  for (const name of ENTITY_NAMES) {
-    const piece = entityJson(name, halOf[name]);
-    if (!piece) continue;
-    emit(first ? piece : ',' + piece);
-    first = false;
+/**
+ * The description as a ResponseStream, inside `before` and `after` (an envelope's head and tail):
+ * the first poll gives `before` and the identity, each next one entity (a few KB at most), then the
+ * tail, then null. Nothing is kept between polls but the position.
+ */
+export class DescriptionStream implements ResponseStream {
+  private readonly device: ModuleHal;
+  private before: string;
+  private readonly after: string;
+  /** -1: nothing sent yet; then the index in ENTITY_NAMES of the next entity; past them, the tail. */
+  private next = -1;
+  private listed = 0;
+
+  constructor(device: ModuleHal, before: string, after: string) {
+    this.device = device;
+    this.before = before;
+    this.after = after;
   }
-  emit('}}');
+
+  poll(): string | null {
+    const names = ENTITY_NAMES;
+    if (this.next < 0) {
+      this.next = 0;
+      const head = this.before + identity(this.device).slice(0, -1) + ',"entities":{';
+      this.before = '';
+      return head;
+    }
+    const halOf = this.device.entities as Halls;
+    while (this.next < names.length) {
+      const name = names[this.next++];
+      const piece = entityJson(name, halOf[name], this.listed ? ',' : '');
+      if (!piece) continue;
+      this.listed++;
+      return piece;
+    }
+    if (this.next++ === names.length) return '}}' + this.after;
+    return null;
+  }
+
+  close(): void {
+    this.next = ENTITY_NAMES.length + 1;
+  }
+}
+Object.freeze(DescriptionStream.prototype);
+
+/** The description in pieces, without an envelope (tests, tools). */
+export function describeDevice(d: ModuleHal, emit: (piece: string) => void): void {
+  const stream = new DescriptionStream(d, '', '');
+  for (let piece = stream.poll(); piece !== null; piece = stream.poll()) emit(piece);
 }

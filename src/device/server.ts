@@ -89,6 +89,11 @@ export class DeviceServer implements TransportEvents {
     }
   }
 
+  drained(t: DeviceTransport): void {
+    const c = this.connections.get(t);
+    if (c) c.drained();
+  }
+
   end(t: DeviceTransport): void {
     const c = this.connections.get(t);
     if (c) c.end();

@@ -1,7 +1,9 @@
 // One HTTP connection, transport-agnostic: fed bytes, it hands response bytes to its Transport.
 // Keep-alive, pipelining (requests answered in order as they complete), Connection: close and
 // HTTP/1.0 (close after the answer), Expect: 100-continue, the head and body deadlines. After an
-// error that breaks framing the connection answers and closes. It tells a ConnectionSlots policy
+// error that breaks framing the connection answers and closes. A streamed body (ResponseStream) is
+// written a piece at a time while the transport's backlog is low: on every drain (drained()) and
+// timer tick; a finite one is chunked, and the requests pipelined behind it wait their turn. It tells a ConnectionSlots policy
 // whether it is idle, holds a partial request or is answering, and since when.
 
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
@@ -25,6 +27,15 @@ const LARGE_BODY = 1024;
 
 /** A stream whose client reads slower than it is written skips ticks rather than queue without end. */
 const STREAM_BACKLOG_MAX = 4096;
+
+/** A finite stream makes its next piece only while less than this waits in the transport. */
+const STREAM_LOW_WATER = 2048;
+
+/** Request bytes held while a finite stream is being sent; more closes the connection after it. */
+const HELD_MAX = 8192;
+
+/** The end of a chunked body (RFC 9112 §7.1). */
+const LAST_CHUNK = '0\r\n\r\n';
 
 export interface ConnectionOptions {
   /** Millisecond clock for the timeouts; default Date.now. */
@@ -54,8 +65,18 @@ export class Connection implements SlotHolder {
   /** When the last answer went out (idle since then). */
   private answeredAt = 0;
   private lastActivity: number;
-  /** The event stream this connection carries after its head was sent, or null. */
+  /** The stream this connection carries after its head was sent, or null. */
   private stream: ResponseStream | null = null;
+  /** The stream ends (the description): chunked unless `streamCloses`, the connection reused after. */
+  private streamEnds = false;
+  private streamChunked = false;
+  /** Close when the finite stream ends (HTTP/1.0, Connection: close, too much held input). */
+  private streamCloses = false;
+  /** A chunk has been written: the next chunk's size line starts with the CRLF that ends it. */
+  private chunkOpen = false;
+  private pumping = false;
+  /** Request bytes that came while a finite stream was being sent (a copy), or null. */
+  private held: Uint8Array | null = null;
   private answered = false; // has a complete request been answered yet?
   private answering = false;
   closed = false;
@@ -81,7 +102,10 @@ export class Connection implements SlotHolder {
     const parser = this.parser;
     let offset = 0;
     this.lastActivity = this.now();
-    if (this.stream) return; // a streaming connection reads nothing more
+    if (this.stream) {
+      if (this.streamEnds) this.hold(bytes, 0); // answered once the stream has ended
+      return; // an event stream's connection reads nothing more
+    }
     while (!this.closed && !this.stream && offset < bytes.length) {
       const wasStarted = parser.started;
       const result = parser.feed(bytes, offset, bytes.length);
@@ -99,6 +123,12 @@ export class Connection implements SlotHolder {
         if (parser.expectContinue) this.transport.write(this.codec.encode(CONTINUE));
       }
     }
+    if (this.stream && this.streamEnds && offset < bytes.length) this.hold(bytes, offset);
+  }
+
+  /** The transport took bytes (a drain): a finite stream makes its next pieces now, not at the tick. */
+  drained(): void {
+    if (this.stream && this.streamEnds && !this.closed) this.pumpStream();
   }
 
   /** The peer closed its side: nothing more will come. */
@@ -115,8 +145,12 @@ export class Connection implements SlotHolder {
   checkTimeout(): boolean {
     const parser = this.parser;
     if (this.closed) return false;
-    if (this.stream) return this.pumpStream(); // the same timer ticks event streams
     const now = this.now();
+    if (this.stream && this.streamEnds && now - this.lastActivity >= this.idleTimeoutMs) {
+      this.close(); // a client that stopped reading the description gives its slot back
+      return true;
+    }
+    if (this.stream) return this.pumpStream(); // the same timer ticks event streams
     if (parser.inBody) {
       if (now - this.headEndedAt < BODY_TIMEOUT_MS) return false;
       this.fail(408, `request body not received within ${BODY_TIMEOUT_MS / 1000} s of its head`);
@@ -165,22 +199,96 @@ export class Connection implements SlotHolder {
     this.answering = true;
     this.handler.handle(parser, res);
     if (!parser.keepAlive) res.close = true;
-    this.send(parser.method === 'HEAD');
+    const headOnly = parser.method === 'HEAD';
+    if (res.stream && res.streamEnds) {
+      // HTTP/1.0 has no chunked coding: the body ends with the connection.
+      if (parser.versionMinor === 0) res.close = true;
+      else res.chunked = true;
+    }
+    this.send(headOnly);
     this.answering = false;
     this.answered = true;
     this.answeredAt = this.lastActivity = this.now();
-    if (res.stream) { this.stream = res.stream; res.stream = null; return; } // kept open: an event stream
+    if (res.stream && !headOnly) {
+      this.stream = res.stream;
+      this.streamEnds = res.streamEnds;
+      this.streamChunked = res.chunked;
+      this.streamCloses = res.close;
+      this.chunkOpen = false;
+      res.stream = null;
+      if (this.streamEnds) this.pumpStream(); // a finite stream starts at once
+      return;
+    }
+    if (res.stream) { res.stream.close(); res.stream = null; } // HEAD: the head alone
     if (res.close) this.close();
     else parser.reset();
   }
 
-  /** One tick of the event stream; never closes on its own (the client ends it). */
+  /** An event stream's tick (it never ends on its own), or as much of a finite stream as fits. */
   private pumpStream(): boolean {
     const t = this.transport;
-    if (t.backlog && t.backlog() > STREAM_BACKLOG_MAX) return false;
-    const text = this.stream!.poll(this.now());
-    if (text) t.write(this.codec.encode(text));
-    return false;
+    if (!this.streamEnds) {
+      if (t.backlog && t.backlog() > STREAM_BACKLOG_MAX) return false;
+      const text = this.stream!.poll(this.now());
+      if (text) t.write(this.codec.encode(text));
+      return false;
+    }
+    if (this.pumping) return false;
+    this.pumping = true;
+    try {
+      while (this.stream && !this.closed && (!t.backlog || t.backlog() < STREAM_LOW_WATER)) {
+        const text = this.stream.poll(this.now());
+        if (text === null) this.endStream();
+        else if (text) this.writePiece(text);
+        else break;
+      }
+    } catch {
+      this.close(); // a piece failed after the head went out: only closing tells the client
+    } finally {
+      this.pumping = false;
+    }
+    return this.closed;
+  }
+
+  /** One piece: its UTF-8 bytes as they are, behind a small size line when chunked. */
+  private writePiece(text: string): void {
+    const bytes = this.codec.encode(text);
+    if (this.streamChunked) {
+      this.transport.write(this.codec.encode((this.chunkOpen ? '\r\n' : '') + bytes.length.toString(16) + '\r\n'));
+      this.chunkOpen = true;
+    }
+    this.transport.write(bytes);
+    this.lastActivity = this.now();
+  }
+
+  /** The finite stream is sent: end its body, then read on (what was held first), or close. */
+  private endStream(): void {
+    if (this.streamChunked) this.transport.write(this.codec.encode(this.chunkOpen ? '\r\n' + LAST_CHUNK : LAST_CHUNK));
+    this.stream!.close();
+    this.stream = null;
+    this.answeredAt = this.lastActivity = this.now();
+    if (this.streamCloses) {
+      this.close();
+      return;
+    }
+    this.parser.reset();
+    const held = this.held;
+    this.held = null;
+    if (held) this.receive(held);
+  }
+
+  /** Keep request bytes that came during a finite stream (bounded: beyond it, close after the stream). */
+  private hold(bytes: Uint8Array, from: number): void {
+    const held = this.held;
+    const size = (held ? held.length : 0) + bytes.length - from;
+    if (size > HELD_MAX) {
+      this.streamCloses = true;
+      return;
+    }
+    const next = new Uint8Array(size);
+    if (held) next.set(held, 0);
+    next.set(from ? bytes.subarray(from) : bytes, held ? held.length : 0);
+    this.held = next;
   }
 
   private fail(status: number, message: string, retryAfterS?: number): void {
@@ -210,6 +318,7 @@ export class Connection implements SlotHolder {
     if (this.closed) return;
     this.closed = true;
     if (this.stream) { this.stream.close(); this.stream = null; }
+    this.held = null;
     this.parser.reset(); // give the buffers back now; the object may linger with its socket
     this.transport.close();
   }
