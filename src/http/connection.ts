@@ -1,13 +1,15 @@
 // One HTTP connection, transport-agnostic: fed bytes, it hands response bytes to its Transport.
 // Keep-alive, pipelining (requests answered in order as they complete), Connection: close and
 // HTTP/1.0 (close after the answer), Expect: 100-continue, the head and body deadlines. After an
-// error that breaks framing the connection answers and closes. A streamed body (ResponseStream) is
-// written a piece at a time while the transport's backlog is low: on every drain (drained()) and
-// timer tick; a finite one is chunked, and the requests pipelined behind it wait their turn. It tells a ConnectionSlots policy
+// error that breaks framing the connection answers and closes. A streamed body (src/http/streamed-body.ts)
+// goes out a piece at a time: an event stream at each timer tick, a finite one (chunked) whenever the
+// transport drains (drained()) or ticks, while its backlog is low; requests pipelined behind a finite
+// one wait their turn. It tells a ConnectionSlots policy
 // whether it is idle, holds a partial request or is answering, and since when.
 
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
-import { HttpResponse, type RequestHandler, type ResponseStream } from './request';
+import { HttpResponse, type RequestHandler } from './request';
+import { NOTHING_NOW, STREAM_ENDED, StreamedBody } from './streamed-body';
 import { CONTINUE, writeResponse } from './response-writer';
 import { standardTextCodec, type TextCodec } from '../util/text';
 import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './limits';
@@ -18,24 +20,15 @@ export type { RequestHandler };
 export interface Transport {
   write(bytes: Uint8Array): void;
   close(): void;
-  /** Bytes written and not yet taken by the peer (HOOK console: a stream skips ticks past STREAM_BACKLOG_MAX). */
+  /** Bytes written and not yet taken by the peer: streamed bodies wait while it is high (streamed-body.ts). */
   backlog?(): number;
 }
 
 /** Binary bodies larger than this are written apart from their head. */
 const LARGE_BODY = 1024;
 
-/** A stream whose client reads slower than it is written skips ticks rather than queue without end. */
-const STREAM_BACKLOG_MAX = 4096;
-
-/** A finite stream makes its next piece only while less than this waits in the transport. */
-const STREAM_LOW_WATER = 2048;
-
 /** Request bytes held while a finite stream is being sent; more closes the connection after it. */
 const HELD_MAX = 8192;
-
-/** The end of a chunked body (RFC 9112 §7.1). */
-const LAST_CHUNK = '0\r\n\r\n';
 
 export interface ConnectionOptions {
   /** Millisecond clock for the timeouts; default Date.now. */
@@ -65,15 +58,8 @@ export class Connection implements SlotHolder {
   /** When the last answer went out (idle since then). */
   private answeredAt = 0;
   private lastActivity: number;
-  /** The stream this connection carries after its head was sent, or null. */
-  private stream: ResponseStream | null = null;
-  /** The stream ends (the description): chunked unless `streamCloses`, the connection reused after. */
-  private streamEnds = false;
-  private streamChunked = false;
-  /** Close when the finite stream ends (HTTP/1.0, Connection: close, too much held input). */
-  private streamCloses = false;
-  /** A chunk has been written: the next chunk's size line starts with the CRLF that ends it. */
-  private chunkOpen = false;
+  /** The streamed body this connection sends after its head, when `body.active`. */
+  private readonly body: StreamedBody;
   private pumping = false;
   /** Request bytes that came while a finite stream was being sent (a copy), or null. */
   private held: Uint8Array | null = null;
@@ -87,6 +73,7 @@ export class Connection implements SlotHolder {
     this.now = options?.now ?? Date.now;
     this.idleTimeoutMs = options?.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
     this.codec = options?.codec ?? standardTextCodec();
+    this.body = new StreamedBody(transport, this.codec);
     this.lastActivity = this.now();
     this.requestSince = this.lastActivity;
     this.parser.peer = options?.peer ?? '';
@@ -102,11 +89,11 @@ export class Connection implements SlotHolder {
     const parser = this.parser;
     let offset = 0;
     this.lastActivity = this.now();
-    if (this.stream) {
-      if (this.streamEnds) this.hold(bytes, 0); // answered once the stream has ended
+    if (this.body.active) {
+      if (this.body.ends) this.hold(bytes, 0); // answered once the stream has ended
       return; // an event stream's connection reads nothing more
     }
-    while (!this.closed && !this.stream && offset < bytes.length) {
+    while (!this.closed && !this.body.active && offset < bytes.length) {
       const wasStarted = parser.started;
       const result = parser.feed(bytes, offset, bytes.length);
       offset += parser.consumed;
@@ -123,12 +110,12 @@ export class Connection implements SlotHolder {
         if (parser.expectContinue) this.transport.write(this.codec.encode(CONTINUE));
       }
     }
-    if (this.stream && this.streamEnds && offset < bytes.length) this.hold(bytes, offset);
+    if (this.body.active && this.body.ends && offset < bytes.length) this.hold(bytes, offset);
   }
 
   /** The transport took bytes (a drain): a finite stream makes its next pieces now, not at the tick. */
   drained(): void {
-    if (this.stream && this.streamEnds && !this.closed) this.pumpStream();
+    if (this.body.active && this.body.ends && !this.closed) this.pumpStream();
   }
 
   /** The peer closed its side: nothing more will come. */
@@ -146,11 +133,11 @@ export class Connection implements SlotHolder {
     const parser = this.parser;
     if (this.closed) return false;
     const now = this.now();
-    if (this.stream && this.streamEnds && now - this.lastActivity >= this.idleTimeoutMs) {
+    if (this.body.active && this.body.ends && now - this.lastActivity >= this.idleTimeoutMs) {
       this.close(); // a client that stopped reading the description gives its slot back
       return true;
     }
-    if (this.stream) return this.pumpStream(); // the same timer ticks event streams
+    if (this.body.active) return this.pumpStream(); // the same timer ticks event streams
     if (parser.inBody) {
       if (now - this.headEndedAt < BODY_TIMEOUT_MS) return false;
       this.fail(408, `request body not received within ${BODY_TIMEOUT_MS / 1000} s of its head`);
@@ -169,7 +156,7 @@ export class Connection implements SlotHolder {
   /** SlotHolder: answering, a partial request (a first request counts from the accept), or idle. */
   slotState(): number {
     // An event stream is an answer still being sent: its slot is busy, not idle.
-    if (this.answering || this.stream) return SLOT_ANSWERING;
+    if (this.answering || this.body.active) return SLOT_ANSWERING;
     return !this.answered || this.parser.started ? SLOT_PARTIAL : SLOT_IDLE;
   }
 
@@ -210,13 +197,8 @@ export class Connection implements SlotHolder {
     this.answered = true;
     this.answeredAt = this.lastActivity = this.now();
     if (res.stream && !headOnly) {
-      this.stream = res.stream;
-      this.streamEnds = res.streamEnds;
-      this.streamChunked = res.chunked;
-      this.streamCloses = res.close;
-      this.chunkOpen = false;
-      res.stream = null;
-      if (this.streamEnds) this.pumpStream(); // a finite stream starts at once
+      this.body.start(res);
+      if (this.body.ends) this.pumpStream(); // a finite stream starts at once
       return;
     }
     if (res.stream) { res.stream.close(); res.stream = null; } // HEAD: the head alone
@@ -226,21 +208,19 @@ export class Connection implements SlotHolder {
 
   /** An event stream's tick (it never ends on its own), or as much of a finite stream as fits. */
   private pumpStream(): boolean {
-    const t = this.transport;
-    if (!this.streamEnds) {
-      if (t.backlog && t.backlog() > STREAM_BACKLOG_MAX) return false;
-      const text = this.stream!.poll(this.now());
-      if (text) t.write(this.codec.encode(text));
+    const body = this.body;
+    if (!body.ends) {
+      body.tick(this.now());
       return false;
     }
-    if (this.pumping) return false;
+    if (this.pumping) return false; // a stream started by held input is pumped by the loop below
     this.pumping = true;
     try {
-      while (this.stream && !this.closed && (!t.backlog || t.backlog() < STREAM_LOW_WATER)) {
-        const text = this.stream.poll(this.now());
-        if (text === null) this.endStream();
-        else if (text) this.writePiece(text);
-        else break;
+      while (body.active && !this.closed && body.hasRoom()) {
+        const step = body.next(this.now());
+        if (step === STREAM_ENDED) this.afterStream();
+        else if (step === NOTHING_NOW) break;
+        else this.lastActivity = this.now();
       }
     } catch {
       this.close(); // a piece failed after the head went out: only closing tells the client
@@ -250,24 +230,10 @@ export class Connection implements SlotHolder {
     return this.closed;
   }
 
-  /** One piece: its UTF-8 bytes as they are, behind a small size line when chunked. */
-  private writePiece(text: string): void {
-    const bytes = this.codec.encode(text);
-    if (this.streamChunked) {
-      this.transport.write(this.codec.encode((this.chunkOpen ? '\r\n' : '') + bytes.length.toString(16) + '\r\n'));
-      this.chunkOpen = true;
-    }
-    this.transport.write(bytes);
-    this.lastActivity = this.now();
-  }
-
-  /** The finite stream is sent: end its body, then read on (what was held first), or close. */
-  private endStream(): void {
-    if (this.streamChunked) this.transport.write(this.codec.encode(this.chunkOpen ? '\r\n' + LAST_CHUNK : LAST_CHUNK));
-    this.stream!.close();
-    this.stream = null;
+  /** A finite stream has ended: read on (what was held first), or close. */
+  private afterStream(): void {
     this.answeredAt = this.lastActivity = this.now();
-    if (this.streamCloses) {
+    if (this.body.closes) {
       this.close();
       return;
     }
@@ -282,7 +248,7 @@ export class Connection implements SlotHolder {
     const held = this.held;
     const size = (held ? held.length : 0) + bytes.length - from;
     if (size > HELD_MAX) {
-      this.streamCloses = true;
+      this.body.closes = true;
       return;
     }
     const next = new Uint8Array(size);
@@ -317,7 +283,7 @@ export class Connection implements SlotHolder {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.stream) { this.stream.close(); this.stream = null; }
+    this.body.release();
     this.held = null;
     this.parser.reset(); // give the buffers back now; the object may linger with its socket
     this.transport.close();
