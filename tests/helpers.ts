@@ -4,7 +4,9 @@ import { Api, type ApiOptions } from '../src/api/api';
 import { Connection } from '../src/http/connection';
 import { nodeHttpListener } from '../host-sim/node-http-adapter';
 import { createSimModule } from '../hal/sim/index';
-import type { ModuleHal } from '../hal/types';
+import type { EntityHal, ModuleHal } from '../hal/types';
+import { identity, operationJson } from '../src/api/describe';
+import { ENTITY_NAMES, operationsOf, routeForms } from '../src/api/routes';
 
 export const SERIAL = 0x1234abcd;
 
@@ -108,4 +110,20 @@ export function dechunk(bytes: Uint8Array): { body: Uint8Array; used: number; si
   let o = 0;
   for (const p of parts) { body.set(p, o); o += p.length; }
   return { body, used: at, sizes };
+}
+
+/**
+ * GET /api/v1/device/{serial}'s `response` made whole, as it was before it was streamed (one string per
+ * entity from operationJson, joined): the reference the streamed pieces must equal byte for byte.
+ */
+export function wholeDescription(d: ModuleHal): string {
+  const entities: string[] = [];
+  for (const name of ENTITY_NAMES) {
+    const hal = (d.entities as Record<string, EntityHal | undefined>)[name];
+    if (!hal) continue;
+    const ops = operationsOf(name).filter((op) => hal.supports(op))
+      .map((op) => '"' + op + '":' + operationJson(routeForms(name, op)!, hal, op));
+    if (ops.length) entities.push('"' + name + '":{"count":' + hal.count + ',"operations":{' + ops.join(',') + '}}');
+  }
+  return identity(d).slice(0, -1) + ',"entities":{' + entities.join(',') + '}}';
 }
