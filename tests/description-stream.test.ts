@@ -162,6 +162,18 @@ describe('the device description is streamed', () => {
     assert.equal(a.body, expected(m));
   });
 
+  it('Connection: close on HTTP/1.1: chunked to its last chunk, then closed; the request after it is not read', () => {
+    const m = sim();
+    const { t, c } = connect(m, true);
+    c.receive(Buffer.from(req('GET', PATH, '1.1', `Connection: close${CRLF}`) + req('GET', '/api/v1/device/system/0/serialnumber')));
+    for (let i = 0; i < 1000 && !t.closed; i++) t.take();
+    assert.equal(t.closed, true);
+    const [a] = answers(t.bytes(), ['GET']);
+    assert.match(a.head, /^Transfer-Encoding: chunked$/m);
+    assert.match(a.head, /^Connection: close$/m);
+    assert.equal(a.body, expected(m));
+  });
+
   it('errors before the first byte are ordinary answers (404 for another serial, 405)', () => {
     const { t, c } = connect(sim(), true);
     c.receive(Buffer.from(req('GET', '/api/v1/device/0x0BADF00D') + req('DELETE')));
