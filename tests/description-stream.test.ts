@@ -13,7 +13,7 @@ import { envelope, TimestampClock } from '../src/api/envelope';
 import { createSimModule } from '../hal/sim/index';
 import type { ModuleHal } from '../hal/types';
 import { startServer } from '../host-sim/server';
-import { freshWorld, makeModule, net, serve } from './fakes/world';
+import { freshWorld, makeModule, net, platform, serve } from './fakes/world';
 import { dechunk, SERIAL, wholeDescription } from './helpers';
 
 const NOW = 1735787045678;
@@ -213,6 +213,29 @@ describe('the device description is streamed', () => {
     assert.equal(JSON.parse(list[1].body).response.value, 0x1234abcd);
     assert.equal(client.closedByServer, false);
     served.server.close();
+  });
+
+  it('the device server: a reset pipelined behind the description still waits for its answer to leave', () => {
+    freshWorld();
+    serve();
+    const client = net.connect(8080, 64);
+    platform.chipRestarts = true;
+    let receivedAtRestart = '';
+    platform.onRestart = () => { receivedAtRestart = client.received; };
+    // The client stops reading once the description has ended: the reset's answer stays in the module.
+    const take = client.take.bind(client);
+    client.take = () => { if (!client.received.includes('\r\n0\r\n\r\n')) take(); };
+    client.send(req('GET') + req('GET', '/api/v1/device/system/0/reset'));
+    net.run();
+    net.advance(1000);
+    assert.deepEqual(platform.restarts, [], 'restarted while its answer was still in the module');
+    client.take = take;
+    client.setReading(true);
+    net.run();
+    net.advance(500);
+    assert.equal(platform.restarts.length, 1);
+    const list = answers(Buffer.from(receivedAtRestart, 'latin1'), ['GET', 'GET']);
+    assert.deepEqual(list.map((a) => a.status), [200, 200]);
   });
 
   it('the simulator: a node:http keep-alive client reads it, then the next request on the same socket', async () => {

@@ -89,9 +89,16 @@ export class DeviceServer implements TransportEvents {
     }
   }
 
+  /** The socket took bytes: a streamed description goes on (and the requests held behind it, a reset among them). */
   drained(t: DeviceTransport): void {
     const c = this.connections.get(t);
-    if (c) c.drained();
+    if (!c) return;
+    this.current = t;
+    try {
+      c.drained();
+    } finally {
+      this.current = null;
+    }
   }
 
   end(t: DeviceTransport): void {
@@ -127,7 +134,12 @@ export class DeviceServer implements TransportEvents {
   }
 
   private tick(): void {
-    this.connections.forEach((c) => { c.checkTimeout(); });
+    // A tick may answer requests held behind a streamed description: `current` is their transport.
+    this.connections.forEach((c, t) => {
+      this.current = t;
+      c.checkTimeout();
+    });
+    this.current = null;
   }
 }
 Object.freeze(DeviceServer.prototype);
