@@ -188,6 +188,7 @@ describe('the device description is streamed', () => {
     c.receive(Buffer.from(req('GET')));
     now += 29000;
     assert.equal(c.checkTimeout(), false);
+    c.receive(Buffer.from('GET / HTTP/1.1\r\n')); // sending without reading keeps nothing alive
     now += 2000;
     assert.equal(c.checkTimeout(), true);
     assert.equal(t.closed, true);

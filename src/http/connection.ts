@@ -58,6 +58,8 @@ export class Connection implements SlotHolder {
   /** When the last answer went out (idle since then). */
   private answeredAt = 0;
   private lastActivity: number;
+  /** When a finite stream last wrote a piece (its client's reading, not its sending, keeps it alive). */
+  private progressAt = 0;
   /** The streamed body this connection sends after its head, when `body.active`. */
   private readonly body: StreamedBody;
   private pumping = false;
@@ -133,7 +135,7 @@ export class Connection implements SlotHolder {
     const parser = this.parser;
     if (this.closed) return false;
     const now = this.now();
-    if (this.body.active && this.body.ends && now - this.lastActivity >= this.idleTimeoutMs) {
+    if (this.body.active && this.body.ends && now - this.progressAt >= this.idleTimeoutMs) {
       this.close(); // a client that stopped reading the description gives its slot back
       return true;
     }
@@ -198,6 +200,7 @@ export class Connection implements SlotHolder {
     this.answeredAt = this.lastActivity = this.now();
     if (res.stream && !headOnly) {
       this.body.start(res);
+      this.progressAt = this.lastActivity;
       if (this.body.ends) this.pumpStream(); // a finite stream starts at once
       return;
     }
@@ -220,7 +223,7 @@ export class Connection implements SlotHolder {
         const step = body.next(this.now());
         if (step === STREAM_ENDED) this.afterStream();
         else if (step === NOTHING_NOW) break;
-        else this.lastActivity = this.now();
+        else this.progressAt = this.lastActivity = this.now();
       }
     } catch {
       this.close(); // a piece failed after the head went out: only closing tells the client
