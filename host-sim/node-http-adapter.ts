@@ -38,6 +38,11 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
         }, out);
       }
       res.statusCode = out.status;
+      if (out.stream && out.streamEnds) { // the device description: node:http chunks its pieces
+        serveFinite(res, out, req.method === 'HEAD');
+        api.afterResponse();
+        return;
+      }
       if (out.stream) { // HOOK(console): an event stream, polled every 100 ms until the client goes
         serveStream(res, out);
         return;
@@ -56,6 +61,25 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
       api.afterResponse();
     });
   };
+}
+
+/** A finite stream: every piece, written as it is made (node:http frames them chunked). */
+function serveFinite(res: ServerResponse, out: HttpResponse, headOnly: boolean): void {
+  const stream = out.stream!;
+  res.setHeader('Content-Type', out.contentType);
+  copyHeaders(res, out.extraHeaders);
+  if (!headOnly) {
+    for (let piece = stream.poll(Date.now()); piece !== null; piece = stream.poll(Date.now())) res.write(piece);
+  }
+  stream.close();
+  res.end();
+}
+
+function copyHeaders(res: ServerResponse, lines: string): void {
+  for (const line of lines.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) res.setHeader(line.slice(0, colon), line.slice(colon + 1).trim());
+  }
 }
 
 /** HOOK(console): the head and first event of a text/event-stream, then the stream's ticks. */

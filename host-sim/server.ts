@@ -67,10 +67,12 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const server = net.createServer((socket) => {
     socket.setNoDelay(true);
     socket.on('error', () => socket.destroy());
+    // Each write's bytes handed to the kernel: a streamed description makes its next pieces.
+    const flushed = (): void => connection.drained();
     const transport = {
       write(bytes: Uint8Array): void {
         // A client that does not read its answers makes us stop reading its requests.
-        if (!socket.write(bytes)) socket.pause();
+        if (!socket.write(bytes, flushed)) socket.pause();
       },
       backlog: (): number => socket.writableLength, // HOOK(console): event streams skip ticks past it
       close(): void {

@@ -11,6 +11,7 @@ import * as vm from 'node:vm';
 import { build, type Plugin } from 'esbuild';
 import { XsnapWorker } from './xs/xsnap-worker';
 import { FULL_BOARD } from './fakes/world';
+import { dechunk } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -31,6 +32,7 @@ import { DeviceModule } from './hal/device/module';
 import { DeviceEntity } from './hal/device/entity';
 import { Api } from './src/api/api';
 import { allRoutes } from './src/api/routes';
+import { describeDevice } from './src/api/describe';
 import { DeviceServer } from './src/device/server';
 import { standardTextCodec } from './src/util/text';
 
@@ -83,6 +85,14 @@ for (const r of allRoutes()) {
     }
   }
 }
+// The description through a one-segment window: streamed at each onWritable, then the next answer.
+const narrow = net.connect(8080, 1460);
+narrow.send(head('GET', '/api/v1/device/0x1234ABCD') + head('GET', '/api/v1/device/system/0/serialnumber'));
+net.run();
+const pieces = [];
+describeDevice(m, (p) => { pieces.push(p); });
+out.push('description ' + JSON.stringify(narrow.received));
+out.push('expected ' + JSON.stringify(pieces.join('')));
 const frozen = [DeviceEntity.prototype, Object.getPrototypeOf(m.entities.signal), Object.getPrototypeOf(m), m.entities.system.ops,
   m.entities.system.ops.modulesoftwareoffset.limits.values].every((o) => Object.isFrozen(o));
 out.push('frozen ' + frozen);
@@ -110,6 +120,20 @@ async function bundle(): Promise<string> {
   return result.outputFiles[0].text;
 }
 
+/** The streamed description in the transcript: chunked, the expected JSON, then the pipelined answer. */
+function checkDescription(transcript: string): void {
+  const line = (name: string): string => JSON.parse(transcript.split('\n').find((l) => l.startsWith(name + ' '))!.slice(name.length + 1)) as string;
+  const received = Buffer.from(line('description'), 'latin1');
+  const end = received.indexOf('\r\n\r\n') + 4;
+  assert.match(received.subarray(0, end).toString('latin1'), /^HTTP\/1\.1 200 OK\r\n[^]*Transfer-Encoding: chunked\r\n/);
+  const d = dechunk(received.subarray(end));
+  const body = JSON.parse(Buffer.from(d.body).toString('utf8')) as { response: unknown };
+  assert.deepEqual(body.response, JSON.parse(line('expected')));
+  assert.ok(Math.max(...d.sizes) < 1536, `largest chunk ${Math.max(...d.sizes)}`);
+  const next = received.subarray(end + d.used).toString('latin1');
+  assert.match(next, /^HTTP\/1\.1 200 OK\r\n[^]*"value":305441741/);
+}
+
 describe('device code under XS', function () {
   this.timeout(60_000);
   let worker: XsnapWorker | undefined;
@@ -134,6 +158,7 @@ describe('device code under XS', function () {
     assert.match(transcript, /GET \/api\/v1\/device\/analog\/0\/value -> 200 .*"value":27782,/); // the lin stand-in's wave
     assert.ok((transcript.match(/ ok /g) ?? []).length > 300, 'bounds checked');
     assert.match(transcript, /frozen true$/);
+    checkDescription(transcript);
     await worker!.evaluate(`
       const want = ${JSON.stringify(transcript)}.split('\\n');
       const got = globalThis.transcript.split('\\n');

@@ -4,7 +4,9 @@ import { Api, type ApiOptions } from '../src/api/api';
 import { Connection } from '../src/http/connection';
 import { nodeHttpListener } from '../host-sim/node-http-adapter';
 import { createSimModule } from '../hal/sim/index';
-import type { ModuleHal } from '../hal/types';
+import type { EntityHal, ModuleHal } from '../hal/types';
+import { identity, operationJson } from '../src/api/describe';
+import { ENTITY_NAMES, operationsOf, routeForms } from '../src/api/routes';
 
 export const SERIAL = 0x1234abcd;
 
@@ -66,9 +68,62 @@ export function splitResponses(out: string): { status: number; head: string; bod
     const m = /content-length: (\d+)/i.exec(head);
     const length = m && status !== 204 && status !== 100 ? Number(m[1]) : 0;
     const bytes = new TextEncoder().encode(rest.slice(end + 4));
+    if (/^transfer-encoding: chunked/im.test(head)) {
+      const { body, used } = dechunk(bytes);
+      list.push({ status, head, body: new TextDecoder().decode(body) });
+      rest = new TextDecoder().decode(bytes.subarray(used));
+      continue;
+    }
     const body = new TextDecoder().decode(bytes.subarray(0, length));
     list.push({ status, head, body });
     rest = new TextDecoder().decode(bytes.subarray(length));
   }
   return list;
+}
+
+/** A chunked body (RFC 9112 §7.1) at the start of `bytes`: its data and how many bytes it took. */
+export function dechunk(bytes: Uint8Array): { body: Uint8Array; used: number; sizes: number[] } {
+  const parts: Uint8Array[] = [];
+  const sizes: number[] = [];
+  let at = 0;
+  for (;;) {
+    let eol = at;
+    while (eol + 1 < bytes.length && !(bytes[eol] === 13 && bytes[eol + 1] === 10)) eol++;
+    if (eol + 1 >= bytes.length) throw new Error('truncated chunk size line at ' + at);
+    const line = new TextDecoder().decode(bytes.subarray(at, eol));
+    if (!/^[0-9a-f]+$/.test(line)) throw new Error('bad chunk size line ' + JSON.stringify(line));
+    const size = parseInt(line, 16);
+    at = eol + 2;
+    if (size === 0) {
+      if (bytes[at] !== 13 || bytes[at + 1] !== 10) throw new Error('no CRLF after the last chunk');
+      at += 2;
+      break;
+    }
+    if (at + size + 2 > bytes.length) throw new Error('truncated chunk');
+    parts.push(bytes.subarray(at, at + size));
+    sizes.push(size);
+    at += size;
+    if (bytes[at] !== 13 || bytes[at + 1] !== 10) throw new Error('no CRLF after a chunk');
+    at += 2;
+  }
+  const body = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) { body.set(p, o); o += p.length; }
+  return { body, used: at, sizes };
+}
+
+/**
+ * GET /api/v1/device/{serial}'s `response` made whole, as it was before it was streamed (one string per
+ * entity from operationJson, joined): the reference the streamed pieces must equal byte for byte.
+ */
+export function wholeDescription(d: ModuleHal): string {
+  const entities: string[] = [];
+  for (const name of ENTITY_NAMES) {
+    const hal = (d.entities as Record<string, EntityHal | undefined>)[name];
+    if (!hal) continue;
+    const ops = operationsOf(name).filter((op) => hal.supports(op))
+      .map((op) => '"' + op + '":' + operationJson(routeForms(name, op)!, hal, op));
+    if (ops.length) entities.push('"' + name + '":{"count":' + hal.count + ',"operations":{' + ops.join(',') + '}}');
+  }
+  return identity(d).slice(0, -1) + ',"entities":{' + entities.join(',') + '}}';
 }

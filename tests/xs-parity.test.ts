@@ -12,6 +12,9 @@ import { bundleForXs } from './xs/bundle';
 import { XsnapWorker } from './xs/xsnap-worker';
 import { runScript, SERIAL_NUMBER } from './xs/xs-entry';
 import { allRoutes, type Route } from '../src/api/routes';
+import { envelope } from '../src/api/envelope';
+import { createSimModule } from '../hal/sim/index';
+import { dechunk, wholeDescription } from './helpers';
 import { FLAG_RESET, decodeEvents, encodeScript, latin1Bytes, latin1String, type ScriptEvent, type ScriptOp } from './xs/script-format';
 
 // Compiled to build/tests/: the TypeScript sources are two levels up.
@@ -135,6 +138,12 @@ function walkValue(r: Route): unknown {
   }
 }
 
+/** The body of the last answer in `text`, as UTF-8 (a close-delimited one runs to the end). */
+function lastBody(text: string): string {
+  const start = text.lastIndexOf('HTTP/1.');
+  return Buffer.from(text.slice(text.indexOf('\r\n\r\n', start) + 4), 'latin1').toString('utf8');
+}
+
 function statusLines(text: string): string[] {
   return text.match(/HTTP\/1\.[01] \d{3}[^\r\n]*/g) ?? [];
 }
@@ -250,6 +259,23 @@ describe('XS guard rail: request path under XS (xsnap) == under Node', function 
     const r = await both(once(CHUNKED_PUT + get(P_HB)));
     assert.deepEqual(statuses(r.text), [200, 200]);
     assert.equal(lastValue(r.text), 42);
+  });
+
+  it('the device description: chunked, then pipelined answers; HEAD; HTTP/1.0 close-delimited', async () => {
+    const P_DESC = '/api/v1/device/0x1234ABCD';
+    const r = await both(once(get(P_DESC) + get(P_SERIAL) + `HEAD ${P_DESC} HTTP/1.1${CRLF}${HOST}${CRLF}` +
+      `GET ${P_DESC} HTTP/1.0${CRLF}${CRLF}`));
+    assert.deepEqual(statuses(r.text), [200, 200, 200, 200]);
+    assert.equal(r.closed, true);
+    const want = normalise(envelope('', P_DESC, '{}', wholeDescription(createSimModule({ serialNumber: SERIAL_NUMBER }))));
+    const bytes = Buffer.concat(r.events.map((e) => (e.type === 'write' ? e.bytes : new Uint8Array(0)))); // as written
+    const first = bytes.indexOf('\r\n\r\n') + 4;
+    assert.match(bytes.subarray(0, first).toString('latin1'), /\r\nTransfer-Encoding: chunked\r\n/);
+    const chunked = dechunk(bytes.subarray(first));
+    assert.equal(normalise(Buffer.from(chunked.body).toString('utf8')), want);
+    assert.equal(lastBody(r.text), want, 'HTTP/1.0: the same envelope, ended by the close');
+    const largest = Math.max(...r.events.map((e) => (e.type === 'write' ? e.bytes.length : 0)));
+    assert.ok(largest < 1536, `largest write ${largest}`);
   });
 
   it('HTTP/1.0 request: answered, then closed', async () => {

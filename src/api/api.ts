@@ -11,7 +11,7 @@ import { MATCH_DEVICE, MATCH_DEVICES, matchPath, serialText, type PathMatch } fr
 import { allRoutes, type Route } from './routes';
 import { decodeValue } from './value-decode';
 import { formatValue } from './value-format';
-import { describeDevice, identity } from './describe';
+import { DescriptionStream, identity } from './describe';
 import { answerOpenApi, checkSiteMethod, INDEX_RESPONSE, isSitePath, OPENAPI_PATH, type OpenApiSource } from './site';
 import { envelope, errorResponse, TimestampClock } from './envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
@@ -189,18 +189,18 @@ export class Api implements RequestHandler {
       throw new ApiError(aErrInvalidOption, `${method} is not allowed on ${path}; allowed: GET, HEAD, OPTIONS`, 405);
     }
     this.access.authorize(req, false, res);
-    let body: string;
+    const timestamp = this.clock.format((match.device ?? this.devices[0]).now());
     if (match.kind === MATCH_DEVICES) {
       const list: string[] = [];
       for (const d of this.devices) list.push(identity(d));
-      body = '[' + list.join(',') + ']';
-    } else {
-      // The simulator holds the whole description; describeDevice makes it in pieces for a module.
-      const pieces: string[] = [];
-      describeDevice(match.device!, (piece) => { pieces.push(piece); });
-      body = pieces.join('');
+      res.body = envelope(timestamp, path, '{}', '[' + list.join(',') + ']');
+      return;
     }
-    res.body = envelope(this.clock.format((match.device ?? this.devices[0]).now()), path, '{}', body);
+    // The description is never built whole: streamed one entity at a time inside the envelope's
+    // head and tail (the envelope of an empty response, cut before its closing brace).
+    const head = envelope(timestamp, path, '{}', '');
+    res.stream = new DescriptionStream(match.device!, head.slice(0, -1), '}');
+    res.streamEnds = true;
   }
 
   /** GET /api/v1 (links) and GET /api/v1/openapi.json (the stored document). */

@@ -1,13 +1,14 @@
 // GET /api/v1/device/{serial}: what one module has and accepts (DECISIONS.md §Self-description):
 // {serialNumber, model, module, entities: {name: {count, operations: {op: {get, put, type, unit,
 // params, min/max | values}}}}}. The limits come from the HAL's limits(op), the same data the HAL
-// enforces. The text is produced in pieces, one entity at a time, through `emit`: a module can send
-// each piece as it is made (a chunked body) and never hold the whole description; the simulator
-// joins them.
+// enforces. The text is made in pieces of about half a kilobyte (a few operations of one entity) by a
+// DescriptionStream the HTTP core polls whenever its transport has room (a chunked body): no build,
+// simulator or module, ever holds the whole description, only the piece being sent.
 
 import { serialText } from './path-match';
 import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from './routes';
 import type { EntityHal, ModuleHal, OpLimits } from '../../hal/types';
+import type { ResponseStream } from '../http/request';
 
 type Halls = { readonly [name: string]: EntityHal | undefined };
 
@@ -58,29 +59,87 @@ export function operationJson(forms: readonly Route[], hal: EntityHal, op: strin
   return out + (settable ? limitsJson(limits) : '') + '}';
 }
 
-/** `"name":{"count":n,"operations":{...}}` for one entity, or '' when the module lacks it or can do none of it. */
-export function entityJson(name: string, hal: EntityHal | undefined): string {
-  if (!hal) return '';
-  let ops = '';
-  for (const op of operationsOf(name)) {
-    if (!hal.supports(op)) continue;
-    ops += (ops ? ',' : '') + '"' + op + '":' + operationJson(routeForms(name, op)!, hal, op);
-  }
-  if (!ops) return ''; // present but able to do nothing (app, i2c): not listed
-  return '"' + name + '":{"count":' + hal.count + ',"operations":{' + ops + '}}';
-}
+/** A piece grows to about this many characters (one operation more at most), then goes out. */
+export const PIECE_TARGET = 512;
 
-/** The description in pieces: the identity head, then one piece per entity, then the tail. */
-export function describeDevice(d: ModuleHal, emit: (piece: string) => void): void {
-  const id = identity(d);
-  emit(id.slice(0, -1) + ',"entities":{');
-  const halOf = d.entities as Halls;
-  let first = true;
-  for (const name of ENTITY_NAMES) {
-    const piece = entityJson(name, halOf[name]);
-    if (!piece) continue;
-    emit(first ? piece : ',' + piece);
-    first = false;
+/**
+ * The description as a ResponseStream, inside `before` and `after` (an envelope's head and tail):
+ * the first poll gives `before` and the identity; each next one gives operations of one entity, as
+ * many as fit in about PIECE_TARGET characters (an entity's opening and closing ride with its first
+ * and last operations); then the tail, then null. Between polls it keeps only its position and the
+ * present entity's operation names. An entity the module lacks, or whose operations it can do none
+ * of (app, i2c), is not listed.
+ */
+export class DescriptionStream implements ResponseStream {
+  private readonly device: ModuleHal;
+  private before: string;
+  private readonly after: string;
+  /** -1: nothing sent yet; then the index in ENTITY_NAMES of the present entity; past them, the tail. */
+  private entity = -1;
+  /** The present entity's operation names and the index of the next one to look at. */
+  private ops: string[] | null = null;
+  private op = 0;
+  /** Has the present entity been opened (`"name":{...,"operations":{` sent)? */
+  private opened = false;
+  private listed = 0;
+
+  constructor(device: ModuleHal, before: string, after: string) {
+    this.device = device;
+    this.before = before;
+    this.after = after;
   }
-  emit('}}');
+
+  poll(): string | null {
+    const names = ENTITY_NAMES;
+    if (this.entity < 0) {
+      this.entity = 0;
+      const head = this.before + identity(this.device).slice(0, -1) + ',"entities":{';
+      this.before = '';
+      return head;
+    }
+    while (this.entity < names.length) {
+      const piece = this.operations(names[this.entity]);
+      if (piece) return piece;
+    }
+    if (this.entity++ === names.length) return '}}' + this.after;
+    return null;
+  }
+
+  close(): void {
+    this.entity = ENTITY_NAMES.length + 1;
+    this.ops = null;
+  }
+
+  /** The present entity's next operations ('' when it has none this module can do); moves on at its end. */
+  private operations(name: string): string {
+    const hal = (this.device.entities as Halls)[name];
+    if (!hal) return this.nextEntity('');
+    const ops = this.ops ?? (this.ops = operationsOf(name));
+    let piece = '';
+    while (this.op < ops.length && piece.length < PIECE_TARGET) {
+      const op = ops[this.op++];
+      if (!hal.supports(op)) continue;
+      if (this.opened) piece += ',';
+      else piece += (this.listed++ ? ',"' : '"') + name + '":{"count":' + hal.count + ',"operations":{';
+      this.opened = true;
+      piece += '"' + op + '":' + operationJson(routeForms(name, op)!, hal, op);
+    }
+    if (this.op < ops.length) return piece;
+    return this.nextEntity(this.opened ? piece + '}}' : piece);
+  }
+
+  private nextEntity(piece: string): string {
+    this.entity++;
+    this.ops = null;
+    this.op = 0;
+    this.opened = false;
+    return piece;
+  }
+}
+Object.freeze(DescriptionStream.prototype);
+
+/** The description in pieces, without an envelope (tests, tools). */
+export function describeDevice(d: ModuleHal, emit: (piece: string) => void): void {
+  const stream = new DescriptionStream(d, '', '');
+  for (let piece = stream.poll(); piece !== null; piece = stream.poll()) emit(piece);
 }

@@ -92,6 +92,18 @@ export class DeviceServer implements TransportEvents {
     }
   }
 
+  /** The socket took bytes: a streamed description goes on (and the requests held behind it, a reset among them). */
+  drained(t: DeviceTransport): void {
+    const c = this.connections.get(t);
+    if (!c) return;
+    this.current = t;
+    try {
+      c.drained();
+    } finally {
+      this.current = null;
+    }
+  }
+
   end(t: DeviceTransport): void {
     const c = this.connections.get(t);
     if (c) c.end();
@@ -131,10 +143,16 @@ export class DeviceServer implements TransportEvents {
     }
   }
 
+  private readonly tickOne = (c: Connection, t: DeviceTransport): void => {
+    this.current = t;
+    c.checkTimeout();
+  };
+
   private tick(): void {
-    // Backwards over the slot list, no copy: a connection that closes here leaves it when its socket closes.
-    const list = this.slots.list();
-    for (let i = list.length - 1; i >= 0; i--) list[i].checkTimeout();
+    // A tick may answer requests held behind a streamed description: `current` is their transport.
+    // One callback made with the server, not one per tick.
+    this.connections.forEach(this.tickOne);
+    this.current = null;
   }
 }
 Object.freeze(DeviceServer.prototype);

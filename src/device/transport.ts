@@ -23,6 +23,8 @@ export interface TransportEvents {
   data(t: DeviceTransport, bytes: Uint8Array): void;
   /** The peer closed or the socket failed. */
   end(t: DeviceTransport): void;
+  /** The socket took queued bytes (onWritable): a streamed answer may make its next pieces. */
+  drained(t: DeviceTransport): void;
   /** The socket is closed and forgotten. */
   closed(t: DeviceTransport): void;
 }
@@ -126,6 +128,7 @@ export class DeviceTransport implements Transport {
       if (then) then();
     }
     this.drain();
+    if (!this.closing) this.events.drained(this);
     if (this.queue.length) return;
     if (this.closing) {
       this.finish();

@@ -1,11 +1,15 @@
 // One HTTP connection, transport-agnostic: fed bytes, it hands response bytes to its Transport.
 // Keep-alive, pipelining (requests answered in order as they complete), Connection: close and
 // HTTP/1.0 (close after the answer), Expect: 100-continue, the head and body deadlines. After an
-// error that breaks framing the connection answers and closes. It tells a ConnectionSlots policy
+// error that breaks framing the connection answers and closes. A streamed body (src/http/streamed-body.ts)
+// goes out a piece at a time: an event stream at each timer tick, a finite one (chunked) whenever the
+// transport drains (drained()) or ticks, while its backlog is low; requests pipelined behind a finite
+// one wait their turn. It tells a ConnectionSlots policy
 // whether it is idle, holds a partial request or is answering, and since when.
 
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
-import { HttpResponse, type RequestHandler, type ResponseStream } from './request';
+import { HttpResponse, type RequestHandler } from './request';
+import { NOTHING_NOW, STREAM_ENDED, StreamedBody } from './streamed-body';
 import { CONTINUE, writeResponse } from './response-writer';
 import { standardTextCodec, type TextCodec } from '../util/text';
 import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './limits';
@@ -16,15 +20,15 @@ export type { RequestHandler };
 export interface Transport {
   write(bytes: Uint8Array): void;
   close(): void;
-  /** Bytes written and not yet taken by the peer (HOOK console: a stream skips ticks past STREAM_BACKLOG_MAX). */
+  /** Bytes written and not yet taken by the peer: streamed bodies wait while it is high (streamed-body.ts). */
   backlog?(): number;
 }
 
 /** Binary bodies larger than this are written apart from their head. */
 const LARGE_BODY = 1024;
 
-/** A stream whose client reads slower than it is written skips ticks rather than queue without end. */
-const STREAM_BACKLOG_MAX = 4096;
+/** Request bytes held while a finite stream is being sent; more closes the connection after it. */
+const HELD_MAX = 8192;
 
 export interface ConnectionOptions {
   /** Millisecond clock for the timeouts; default Date.now. */
@@ -54,8 +58,13 @@ export class Connection implements SlotHolder {
   /** When the last answer went out (idle since then). */
   private answeredAt = 0;
   private lastActivity: number;
-  /** The event stream this connection carries after its head was sent, or null. */
-  private stream: ResponseStream | null = null;
+  /** When a finite stream last wrote a piece (its client's reading, not its sending, keeps it alive). */
+  private progressAt = 0;
+  /** The streamed body this connection sends after its head, when `body.active`. */
+  private readonly body: StreamedBody;
+  private pumping = false;
+  /** Request bytes that came while a finite stream was being sent (a copy), or null. */
+  private held: Uint8Array | null = null;
   private answered = false; // has a complete request been answered yet?
   private answering = false;
   closed = false;
@@ -67,6 +76,7 @@ export class Connection implements SlotHolder {
     this.idleTimeoutMs = options?.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
     this.codec = options?.codec ?? standardTextCodec();
     this.parser = new RequestParser(this.codec);
+    this.body = new StreamedBody(transport, this.codec);
     this.lastActivity = this.now();
     this.requestSince = this.lastActivity;
     this.parser.peer = options?.peer ?? '';
@@ -82,8 +92,11 @@ export class Connection implements SlotHolder {
     const parser = this.parser;
     let offset = 0;
     this.lastActivity = this.now();
-    if (this.stream) return; // a streaming connection reads nothing more
-    while (!this.closed && !this.stream && offset < bytes.length) {
+    if (this.body.active) {
+      if (this.body.ends) this.hold(bytes, 0); // answered once the stream has ended
+      return; // an event stream's connection reads nothing more
+    }
+    while (!this.closed && !this.body.active && offset < bytes.length) {
       const wasStarted = parser.started;
       const result = parser.feed(bytes, offset, bytes.length);
       offset += parser.consumed;
@@ -100,6 +113,12 @@ export class Connection implements SlotHolder {
         if (parser.expectContinue) this.transport.write(this.codec.encode(CONTINUE));
       }
     }
+    if (this.body.active && this.body.ends && offset < bytes.length) this.hold(bytes, offset);
+  }
+
+  /** The transport took bytes (a drain): a finite stream makes its next pieces now, not at the tick. */
+  drained(): void {
+    if (this.body.active && this.body.ends && !this.closed) this.pumpStream();
   }
 
   /** The peer closed its side: nothing more will come. */
@@ -116,8 +135,12 @@ export class Connection implements SlotHolder {
   checkTimeout(): boolean {
     const parser = this.parser;
     if (this.closed) return false;
-    if (this.stream) return this.pumpStream(); // the same timer ticks event streams
     const now = this.now();
+    if (this.body.active && this.body.ends && now - this.progressAt >= this.idleTimeoutMs) {
+      this.close(); // a client that stopped reading the description gives its slot back
+      return true;
+    }
+    if (this.body.active) return this.pumpStream(); // the same timer ticks event streams
     if (parser.inBody) {
       if (now - this.headEndedAt < BODY_TIMEOUT_MS) return false;
       this.fail(408, `request body not received within ${BODY_TIMEOUT_MS / 1000} s of its head`);
@@ -136,7 +159,7 @@ export class Connection implements SlotHolder {
   /** SlotHolder: answering, a partial request (a first request counts from the accept), or idle. */
   slotState(): number {
     // An event stream is an answer still being sent: its slot is busy, not idle.
-    if (this.answering || this.stream) return SLOT_ANSWERING;
+    if (this.answering || this.body.active) return SLOT_ANSWERING;
     return !this.answered || this.parser.started ? SLOT_PARTIAL : SLOT_IDLE;
   }
 
@@ -166,22 +189,76 @@ export class Connection implements SlotHolder {
     this.answering = true;
     this.handler.handle(parser, res);
     if (!parser.keepAlive) res.close = true;
-    this.send(parser.method === 'HEAD');
+    const headOnly = parser.method === 'HEAD';
+    if (res.stream && res.streamEnds) {
+      // HTTP/1.0 has no chunked coding: the body ends with the connection.
+      if (parser.versionMinor === 0) res.close = true;
+      else res.chunked = true;
+    }
+    this.send(headOnly);
     this.answering = false;
     this.answered = true;
     this.answeredAt = this.lastActivity = this.now();
-    if (res.stream) { this.stream = res.stream; res.stream = null; return; } // kept open: an event stream
+    if (res.stream && !headOnly) {
+      this.body.start(res);
+      this.progressAt = this.lastActivity;
+      if (this.body.ends) this.pumpStream(); // a finite stream starts at once
+      return;
+    }
+    if (res.stream) { res.stream.close(); res.stream = null; } // HEAD: the head alone
     if (res.close) this.close();
     else parser.reset();
   }
 
-  /** One tick of the event stream; never closes on its own (the client ends it). */
+  /** An event stream's tick (it never ends on its own), or as much of a finite stream as fits. */
   private pumpStream(): boolean {
-    const t = this.transport;
-    if (t.backlog && t.backlog() > STREAM_BACKLOG_MAX) return false;
-    const text = this.stream!.poll(this.now());
-    if (text) t.write(this.codec.encode(text));
-    return false;
+    const body = this.body;
+    if (!body.ends) {
+      body.tick(this.now());
+      return false;
+    }
+    if (this.pumping) return false; // a stream started by held input is pumped by the loop below
+    this.pumping = true;
+    try {
+      while (body.active && !this.closed && body.hasRoom()) {
+        const step = body.next(this.now());
+        if (step === STREAM_ENDED) this.afterStream();
+        else if (step === NOTHING_NOW) break;
+        else this.progressAt = this.lastActivity = this.now();
+      }
+    } catch {
+      this.close(); // a piece failed after the head went out: only closing tells the client
+    } finally {
+      this.pumping = false;
+    }
+    return this.closed;
+  }
+
+  /** A finite stream has ended: read on (what was held first), or close. */
+  private afterStream(): void {
+    this.answeredAt = this.lastActivity = this.now();
+    if (this.body.closes) {
+      this.close();
+      return;
+    }
+    this.parser.reset();
+    const held = this.held;
+    this.held = null;
+    if (held) this.receive(held);
+  }
+
+  /** Keep request bytes that came during a finite stream (bounded: beyond it, close after the stream). */
+  private hold(bytes: Uint8Array, from: number): void {
+    const held = this.held;
+    const size = (held ? held.length : 0) + bytes.length - from;
+    if (size > HELD_MAX) {
+      this.body.closes = true;
+      return;
+    }
+    const next = new Uint8Array(size);
+    if (held) next.set(held, 0);
+    next.set(from ? bytes.subarray(from) : bytes, held ? held.length : 0);
+    this.held = next;
   }
 
   private fail(status: number, message: string, retryAfterS?: number): void {
@@ -210,7 +287,8 @@ export class Connection implements SlotHolder {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.stream) { this.stream.close(); this.stream = null; }
+    this.body.release();
+    this.held = null;
     this.parser.reset(); // give the buffers back now; the object may linger with its socket
     this.transport.close();
   }

@@ -28,12 +28,15 @@ export interface HttpRequest {
 }
 
 /**
- * A response that goes on after its head (text/event-stream, src/api/events.ts). The Connection keeps
- * it and polls it from the server's timer; the connection closes when the client goes.
+ * A response body that goes on after its head, made a piece at a time so it is never held whole.
+ * An event stream (src/api/events.ts) never ends: the Connection polls it from the server's timer
+ * until the client goes. A finite one (HttpResponse.streamEnds: the device description,
+ * src/api/describe.ts) is polled whenever the transport has room, one chunk per piece, until it
+ * returns null; the connection then reads its next request.
  */
 export interface ResponseStream {
-  /** Text to send now, '' for nothing; `now` is the connection's millisecond clock. */
-  poll(now: number): string;
+  /** Text to send now, '' for nothing yet, null at the end; `now` is the connection's millisecond clock. */
+  poll(now: number): string | null;
   /** The connection closed: release what the stream holds. */
   close(): void;
 }
@@ -52,6 +55,10 @@ export class HttpResponse {
   close = false;
   /** Set by a handler that streams: sent without Content-Length, then polled (HOOK console). */
   stream: ResponseStream | null = null;
+  /** Set with `stream` when it ends (poll gives null): the connection stays usable after it. */
+  streamEnds = false;
+  /** Set by the Connection: the streamed body goes `Transfer-Encoding: chunked` (HTTP/1.1). */
+  chunked = false;
   /** Seconds for a Retry-After header (503 at the connection cap); 0 for none. */
   retryAfter = 0;
 
@@ -64,6 +71,8 @@ export class HttpResponse {
     this.extraHeaders = '';
     this.close = false;
     this.stream = null;
+    this.streamEnds = false;
+    this.chunked = false;
     this.retryAfter = 0;
   }
 }

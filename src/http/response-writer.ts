@@ -25,8 +25,9 @@ export function reasonPhrase(status: number): string {
 export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextCodec): Uint8Array {
   const bytes = res.bytes;
   let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
-  // A 304 has no body; a stream (text/event-stream) runs until the connection closes.
-  if (res.stream) head += 'Content-Type: ' + res.contentType + '\r\n';
+  // A 304 has no body; an event stream runs until the connection closes; a finite stream is chunked
+  // (HTTP/1.1) or ends with the connection (HTTP/1.0).
+  if (res.stream) head += 'Content-Type: ' + res.contentType + (res.chunked ? '\r\nTransfer-Encoding: chunked\r\n' : '\r\n');
   else if (res.status !== 204 && res.status !== 304) {
     head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' +
       (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';

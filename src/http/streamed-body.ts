@@ -1,0 +1,101 @@
+// The body of an answer that goes on after its head (a ResponseStream), as a Connection sends it.
+// An event stream is polled once a tick while its client keeps up, its text written as is until the
+// connection closes. A finite stream (the device description) is polled a piece at a time while the
+// transport has room; each piece is encoded once and written as it is, behind a small chunk-size line
+// (HTTP/1.1, chunked) or bare (HTTP/1.0: the close ends the body), so nothing but the piece in hand is
+// ever held. One per Connection, reused answer after answer.
+
+import type { HttpResponse, ResponseStream } from './request';
+import type { TextCodec } from '../util/text';
+
+/** What a StreamedBody writes to (Connection's Transport). */
+export interface BodySink {
+  write(bytes: Uint8Array): void;
+  backlog?(): number;
+}
+
+/** An event stream whose client reads slower than it is written skips ticks rather than queue without end. */
+export const STREAM_BACKLOG_MAX = 4096;
+
+/** A finite stream makes its next piece only while less than this waits in the transport. */
+export const STREAM_LOW_WATER = 2048;
+
+/** next(): a piece was written, the stream has ended (its last chunk written), or nothing is due now. */
+export const PIECE_SENT = 0;
+export const STREAM_ENDED = 1;
+export const NOTHING_NOW = 2;
+
+/** The end of a chunked body (RFC 9112 §7.1). */
+const LAST_CHUNK = '0\r\n\r\n';
+
+export class StreamedBody {
+  private readonly sink: BodySink;
+  private readonly codec: TextCodec;
+  private stream: ResponseStream | null = null;
+  /** The stream ends (poll gives null): the connection is reused after it unless `closes`. */
+  ends = false;
+  /** Close the connection when the finite stream has ended (HTTP/1.0, Connection: close, too much input). */
+  closes = false;
+  private chunked = false;
+  /** A chunk has been written: the next size line starts with the CRLF that ends it. */
+  private chunkOpen = false;
+
+  constructor(sink: BodySink, codec: TextCodec) {
+    this.sink = sink;
+    this.codec = codec;
+  }
+
+  get active(): boolean {
+    return this.stream !== null;
+  }
+
+  /** Take over the stream of an answer whose head has been written. */
+  start(res: HttpResponse): void {
+    this.stream = res.stream;
+    this.ends = res.streamEnds;
+    this.closes = res.close;
+    this.chunked = res.chunked;
+    this.chunkOpen = false;
+    res.stream = null;
+  }
+
+  /** An event stream's tick: its text, unless the client lags. */
+  tick(now: number): void {
+    const sink = this.sink;
+    if (sink.backlog && sink.backlog() > STREAM_BACKLOG_MAX) return;
+    const text = this.stream!.poll(now);
+    if (text) sink.write(this.codec.encode(text));
+  }
+
+  /** Room for a finite stream's next piece? */
+  hasRoom(): boolean {
+    const sink = this.sink;
+    return !sink.backlog || sink.backlog() < STREAM_LOW_WATER;
+  }
+
+  /** A finite stream's next piece (PIECE_SENT), its end (STREAM_ENDED), or NOTHING_NOW. May throw (the HAL). */
+  next(now: number): number {
+    const text = this.stream!.poll(now);
+    if (text === null) {
+      if (this.chunked) this.sink.write(this.codec.encode(this.chunkOpen ? '\r\n' + LAST_CHUNK : LAST_CHUNK));
+      this.release();
+      return STREAM_ENDED;
+    }
+    if (!text) return NOTHING_NOW;
+    const bytes = this.codec.encode(text);
+    if (this.chunked) {
+      this.sink.write(this.codec.encode((this.chunkOpen ? '\r\n' : '') + bytes.length.toString(16) + '\r\n'));
+      this.chunkOpen = true;
+    }
+    this.sink.write(bytes);
+    return PIECE_SENT;
+  }
+
+  /** The stream is done with (its end, or the connection closed). */
+  release(): void {
+    const stream = this.stream;
+    this.stream = null;
+    if (stream) stream.close();
+  }
+}
+Object.freeze(StreamedBody.prototype);
