@@ -3,6 +3,7 @@
 // server acts on copied out as strings.
 
 import { ascii } from '../util/text';
+import { BODY_MAX } from './limits';
 import { equalsLower, hasToken, isHostChar, isTchar, transferEncodingStatus } from './syntax';
 
 const SP = 32;
@@ -39,7 +40,7 @@ export class HeadFraming {
 }
 Object.freeze(HeadFraming.prototype);
 
-function failure(out: HeadFields, status: number, message: string): number {
+function failure(out: { errorMessage: string }, status: number, message: string): number {
   out.errorMessage = message;
   return status;
 }
@@ -99,5 +100,14 @@ function readContentLength(bytes: Uint8Array, vs: number, ve: number, out: HeadF
     if (n < 1e12) n = n * 10 + d;
   }
   framing.contentLength = n;
+  return 0;
+}
+
+/** After every field: the checks that need all of them. 0 when they pass, else the status to answer. */
+export function checkFraming(f: HeadFraming, minor: number, out: { errorMessage: string }): number {
+  if (minor === 1 && f.hosts === 0) return failure(out, 400, 'HTTP/1.1 request without Host');
+  if (f.chunked && f.contentLength >= 0) return failure(out, 400, 'both Content-Length and Transfer-Encoding');
+  if (f.chunked && minor === 0) return failure(out, 400, 'Transfer-Encoding in an HTTP/1.0 request');
+  if (f.contentLength > BODY_MAX) return failure(out, 413, `body longer than ${BODY_MAX} bytes`);
   return 0;
 }

@@ -13,7 +13,7 @@ import { parseWholeHead, wholeHeadEnd } from './whole-head';
 import { ByteBuffer } from './byte-buffer';
 import { CHUNKS_DONE, CHUNKS_FAILED, ChunkedDecoder } from './chunked-decoder';
 import { parseRequestLine } from './request-line';
-import { HeadFraming, parseFieldLine } from './field-line';
+import { checkFraming, HeadFraming, parseFieldLine } from './field-line';
 
 /** feed() results: what the connection does next. */
 /** More bytes are needed (the request is partial, or nothing has arrived yet). */
@@ -175,20 +175,14 @@ export class RequestParser implements HttpRequest {
 
   /** RFC 9112 §2.2: empty lines (CRLF only) before the request line are ignored. */
   private skipEmptyLines(data: Uint8Array, i: number, end: number): number {
-    while (i < end) {
+    for (; i < end; i++) {
       const b = data[i];
-      if (this.leadingCR) {
-        if (b !== LF) { this.fail(400, 'bare CR in the request head'); return i; }
-        this.leadingCR = false;
-      } else if (b === CR) {
-        this.leadingCR = true;
-      } else if (b === LF) {
-        this.fail(400, 'bare LF in the request head');
+      if (b === LF && this.leadingCR) this.leadingCR = false;
+      else if (b === CR && !this.leadingCR) this.leadingCR = true;
+      else if (this.leadingCR || b === LF) {
+        this.fail(400, `bare ${this.leadingCR ? 'CR' : 'LF'} in the request head`);
         return i;
-      } else {
-        return i;
-      }
-      i++;
+      } else return i;
     }
     return i;
   }
@@ -294,21 +288,13 @@ export class RequestParser implements HttpRequest {
   /** After the fields: the checks that need all of them, and the state the body starts in. */
   private setFraming(): void {
     const minor = this.versionMinor;
-    const { contentLength, chunked } = this.framing;
-    if (minor === 1 && this.framing.hosts === 0) return this.fail(400, 'HTTP/1.1 request without Host');
-    if (chunked && contentLength >= 0) return this.fail(400, 'both Content-Length and Transfer-Encoding');
-    if (chunked && minor === 0) return this.fail(400, 'Transfer-Encoding in an HTTP/1.0 request');
-    if (contentLength > BODY_MAX) return this.fail(413, `body longer than ${BODY_MAX} bytes`);
-    this.keepAlive = minor === 1 && !this.framing.connectionClose;
-    if (chunked) {
-      this.state = CHUNKED;
-    } else if (contentLength > 0) {
-      this.state = BODY;
-      this.remaining = contentLength;
-    } else {
-      this.state = DONE;
-    }
-    this.expectContinue = this.framing.expectContinue && this.state !== DONE && minor === 1;
+    const f = this.framing;
+    const status = checkFraming(f, minor, this);
+    if (status) return this.fail(status, this.errorMessage);
+    this.keepAlive = minor === 1 && !f.connectionClose;
+    this.remaining = f.contentLength;
+    this.state = f.chunked ? CHUNKED : f.contentLength > 0 ? BODY : DONE;
+    this.expectContinue = f.expectContinue && this.state !== DONE && minor === 1;
   }
 }
 Object.freeze(RequestParser.prototype);
