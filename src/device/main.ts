@@ -33,6 +33,9 @@ let server: DeviceServer | null = null;
 const device = createDeviceModule({
   board: board(),
   platform,
+  // Handed in, not imported by the preloaded HAL: this module is not preloaded, so on the desktop host
+  // `preference` loads (and reads its saved file) at boot rather than at build time.
+  preferences: Preference,
   firmware: {
     version: packVersion(fw.major ?? 0, fw.minor ?? 1, fw.patch ?? 0),
     build: configNumber(fw.build),
