@@ -33,6 +33,8 @@ export interface ApiOptions extends AccessOptions {
   maxStreams?: number;
   /** HOOK(console): inflates the console page for a client that does not take gzip (the simulator's). */
   gunzip?: (bytes: Uint8Array) => Uint8Array;
+  /** HOOK(console): the console page gzip-compressed, mapped from flash on a module (no RAM copy). */
+  consoleGzip?: Uint8Array;
 }
 
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
@@ -49,6 +51,7 @@ export class Api implements RequestHandler {
   private lastDevice: ModuleHal | null = null;
   private readonly events: EventStreams; // HOOK(console)
   private readonly gunzip: ((bytes: Uint8Array) => Uint8Array) | null; // HOOK(console)
+  private readonly consoleGzip: Uint8Array | null; // HOOK(console)
 
   constructor(devices: readonly ModuleHal[], options?: ApiOptions) {
     if (devices.length === 0) throw new Error('Api needs at least one device');
@@ -58,6 +61,7 @@ export class Api implements RequestHandler {
     this.openapi = options?.openapi ?? null;
     this.events = new EventStreams(options?.maxStreams ?? 1, this.clock, this.codec); // HOOK(console)
     this.gunzip = options?.gunzip ?? null; // HOOK(console)
+    this.consoleGzip = options?.consoleGzip ?? null; // HOOK(console)
   }
 
   handle(req: HttpRequest, res: HttpResponse): void {
@@ -87,7 +91,7 @@ export class Api implements RequestHandler {
       // HOOK(console): the web console at / and event streams at .../events (src/web, src/api/events.ts).
       if (path === '/') {
         resource = true;
-        serveConsole(req, res, this.gunzip, this.codec);
+        serveConsole(req, res, this.gunzip, this.codec, this.consoleGzip);
         return;
       }
       if (isEventsPath(path)) {

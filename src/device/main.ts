@@ -14,6 +14,7 @@ import Preference from 'preference';
 import Time from 'time';
 import { accessFromConfig, ACCESS_DOMAIN } from '../api/access-config';
 import { deviceOpenApi } from './openapi';
+import { deviceConsolePage } from './console-resource';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -53,7 +54,8 @@ const codec = standardTextCodec();
 // Allowed hosts, CORS origins and token: manifest config.http, mcconfig arguments, saved settings.
 type ConfigSource = { readonly [key: string]: unknown };
 const access = accessFromConfig((config.http ?? {}) as ConfigSource, config as ConfigSource, (key) => Preference.get(ACCESS_DOMAIN, key));
-const api = new Api([device], { ...access, codec, ticks: () => Time.ticks, openapi: deviceOpenApi() });
+const api = new Api([device], { ...access, codec, ticks: () => Time.ticks, openapi: deviceOpenApi(),
+  consoleGzip: deviceConsolePage() });
 server = new DeviceServer(api, {
   codec,
   port: device.httpPort(),
