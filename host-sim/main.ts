@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const a = config.access;
   console.log(`access: ${a.token ? `token required for writes${a.tokenReads ? ' and reads' : ''}` : 'no token'}; ` +
     `CORS origins: ${a.cors?.length ? a.cors.join(', ') : 'none'}; extra hosts: ${a.allowHosts?.length ? a.allowHosts.join(', ') : 'none'}`);
-  console.log(`web console: ${base}/`); // HOOK(console)
+  console.log(`web console: ${base}/`);
   const first = serialText(built[0].module.serialNumber);
   console.log(`try: curl ${base}/api/v1/device/${built.length === 1 ? '' : first + '/'}system/0/serialnumber`);
   const stop = (): void => {

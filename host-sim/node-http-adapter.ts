@@ -43,7 +43,7 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
         api.afterResponse();
         return;
       }
-      if (out.stream) { // HOOK(console): an event stream, polled every 100 ms until the client goes
+      if (out.stream) { // an event stream, polled every 100 ms until the client goes
         serveStream(res, out);
         return;
       }
@@ -82,7 +82,7 @@ function copyHeaders(res: ServerResponse, lines: string): void {
   }
 }
 
-/** HOOK(console): the head and first event of a text/event-stream, then the stream's ticks. */
+/** The head and first event of a text/event-stream, then the stream's ticks. */
 function serveStream(res: ServerResponse, out: HttpResponse): void {
   const stream = out.stream!;
   res.setHeader('Content-Type', out.contentType);

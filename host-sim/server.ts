@@ -55,7 +55,7 @@ export interface RunningServer {
 /** Start serving; resolves once listening (port 0 picks a free port). */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const maxConnections = options.maxConnections ?? 256;
-  // HOOK(console): as many event streams as connections; the console page inflated for clients without gzip.
+  // As many event streams as connections; the console page inflated for clients without gzip.
   const api = new Api(options.devices, {
     ...options.access, codec: nodeTextCodec, openapi: simOpenApi(), maxStreams: maxConnections, gunzip: gunzipSync,
   });
@@ -74,7 +74,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         // A client that does not read its answers makes us stop reading its requests.
         if (!socket.write(bytes, flushed)) socket.pause();
       },
-      backlog: (): number => socket.writableLength, // HOOK(console): event streams skip ticks past it
+      backlog: (): number => socket.writableLength, // event streams skip ticks past it
       close(): void {
         socket.end();
         // Nothing more is read; a peer that never takes its last answer must not hold a connection

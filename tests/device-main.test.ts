@@ -5,6 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { ask, FULL_BOARD, freshWorld, get, net, platform, put } from './fakes/world';
 import { setConfig } from './fakes/config';
+import Resource from './fakes/resource';
+import { CONSOLE_RESOURCE } from '../src/device/console-resource';
 
 const MAIN = require.resolve('../src/device/main');
 
@@ -93,5 +95,24 @@ describe('device entry (main.ts) on the fakes', () => {
     ok(8080, get('system/0/resetdevicetofactorydefaults'));
     net.advance(500);
     assert.equal(value(8080, 'system/0/hbinterval'), 10);
+  });
+
+  it('serves the console page from its linked resource, not from the decoded constant', () => {
+    // Marker bytes, unlike the real page: the answer must be exactly what the resource maps.
+    const marker = Uint8Array.from([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5]);
+    Resource.files.set(CONSOLE_RESOURCE, marker);
+    try {
+      boot();
+      const c = net.connect(8080);
+      c.send('GET / HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n');
+      net.run();
+      const end = c.received.indexOf('\r\n\r\n');
+      assert.match(c.received.slice(0, end), /^HTTP\/1\.1 200 OK\r\n[^]*Content-Length: 9\r\n/);
+      assert.deepEqual([...c.received.slice(end + 4)].map((ch) => ch.charCodeAt(0)), [...marker]);
+      c.close();
+      net.run();
+    } finally {
+      Resource.files.delete(CONSOLE_RESOURCE);
+    }
   });
 });

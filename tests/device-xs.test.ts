@@ -27,6 +27,7 @@ const ESP32_BOARD = {
 const SCENARIO = `
 import { net } from './tests/fakes/net';
 import platform from './tests/fakes/platform';
+import Preference from './tests/fakes/preference';
 import { readBoard } from './hal/device/board';
 import { DeviceModule } from './hal/device/module';
 import { DeviceEntity } from './hal/device/entity';
@@ -38,7 +39,7 @@ import { standardTextCodec } from './src/util/text';
 
 globalThis.trace = () => {};
 Date.now = () => 1735787045678;
-const device = (raw) => new DeviceModule({ board: readBoard(raw), platform, firmware: { version: 1, build: 2 }, serial: 0x1234abcd,
+const device = (raw) => new DeviceModule({ board: readBoard(raw), platform, preferences: Preference, firmware: { version: 1, build: 2 }, serial: 0x1234abcd,
   httpPort: 8080, onReset: (restart) => server.restartAfterFlush(restart) });
 const m = device(${JSON.stringify(FULL_BOARD)});
 const codec = standardTextCodec();

@@ -2,7 +2,8 @@
 // Builds the web console (web/console.html with the stylesheet and scripts it links inlined) into
 // src/web/console-page.ts: the page gzip-compressed (level 9) as one base64 string constant, its ETag
 // and sizes. `make build` runs it; `--check` only says whether the generated file is in sync with web/
-// (exit 1 if not). Fails when the compressed page is over the 24 KB budget.
+// (exit 1 if not). Fails when the compressed page is over the 24 KB budget. The same gzip bytes go to
+// resources/console.html.gz: the device build links them as a resource and serves them from flash.
 //
 //   node tools/build-console.mjs [--check]
 
@@ -15,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
 const OUT = path.join(ROOT, 'src', 'web', 'console-page.ts');
+const RESOURCE = path.join(ROOT, 'resources', 'console.html.gz');
 export const BUDGET = 24 * 1024;
 
 /** Leading indentation and whole-line // comments go; nothing inside a line is touched. */
@@ -56,9 +58,14 @@ if (main) {
     process.exit(1);
   }
   const current = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
+  const resource = fs.existsSync(RESOURCE) ? fs.readFileSync(RESOURCE) : Buffer.alloc(0);
+  if (!resource.equals(gz) && !process.argv.includes('--check')) {
+    fs.writeFileSync(RESOURCE, gz);
+    console.log(`build-console: wrote resources/console.html.gz (${gz.length} bytes)`);
+  }
   if (process.argv.includes('--check')) {
-    if (current !== source) {
-      console.error('build-console: src/web/console-page.ts is out of date with web/; run make build');
+    if (current !== source || !resource.equals(gz)) {
+      console.error('build-console: src/web/console-page.ts or resources/console.html.gz is out of date with web/; run make build');
       process.exit(1);
     }
     console.log(`build-console: in sync (${raw.length} bytes, ${gz.length} gzip-compressed)`);

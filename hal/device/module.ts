@@ -12,7 +12,7 @@ import { EthernetEntity, portKey } from './ethernet';
 import type { PlatformApi } from './platform/api';
 import { PwmPin } from './pwm-pin';
 import { ServoEntity } from './servo';
-import { Settings } from './settings';
+import { Settings, type PreferenceStore } from './settings';
 import { SignalEntity } from './signal';
 import { StoreEntity } from './store';
 import { SystemEntity, type Firmware, type ResetRequester } from './system';
@@ -22,6 +22,8 @@ import { macBytes } from './values';
 export interface DeviceOptions {
   readonly board: BoardProfile;
   readonly platform: PlatformApi;
+  /** Moddable's `preference` module: saved settings and store slots (see hal/device/settings.ts). */
+  readonly preferences: PreferenceStore;
   readonly firmware: Firmware;
   /** config.serial: a fixed serial number; 0 derives it from the MAC. */
   readonly serial: number;
@@ -57,7 +59,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
 
   constructor(o: DeviceOptions) {
     const b = o.board;
-    const s = new Settings('brainstem');
+    const s = new Settings('brainstem', o.preferences);
     this.settings = s;
     this.platform = o.platform;
     this.onReset = o.onReset;

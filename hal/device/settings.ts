@@ -4,11 +4,27 @@
 //
 // NVS limits shape the keys and values: a namespace and a key are at most 15 characters, and values stay
 // small (the largest here is a 64-byte L8 value, far under the 4000-byte string / blob limits).
+//
+// Preference is handed in (src/device/main.ts passes Moddable's `preference` module), not imported: this
+// module is preloaded, and xsl runs the imports of a preloaded module at build time too. The desktop
+// host's `preference` (modules/files/preference/lin) is JavaScript that reads its file into a static
+// cache as it loads: preloaded, it would read at build time (nothing), never read the saved file at
+// boot, and leave that cache as an object xsl warns is "not frozen". ESP32's is native and preloaded
+// by the SDK itself.
 
-import Preference from 'preference';
 import { ApiError, aErrSize, aErrIO } from '../../src/api/errors';
 
 export type SettingValue = number | boolean | string | Uint8Array;
+
+/** What a Preference value can be: Moddable's `preference` module stores these. */
+export type PreferenceValue = string | boolean | number | ArrayBuffer;
+
+/** Moddable's `preference` module (static methods), or a fake of it in the tests. */
+export interface PreferenceStore {
+  get(domain: string, key: string): PreferenceValue | undefined;
+  set(domain: string, key: string, value: PreferenceValue): void;
+  delete(domain: string, key: string): void;
+}
 
 /** NVS: namespace and key names are at most 15 characters. */
 export const NVS_NAME_MAX = 15;
@@ -20,12 +36,15 @@ type Table = { [key: string]: SettingValue };
 
 export class Settings {
   private readonly domain: string;
+  /** Where saved settings live (also the store entity's slots). */
+  readonly prefs: PreferenceStore;
   private readonly defaults: Table = Object.create(null) as Table;
   private readonly values: Table = Object.create(null) as Table;
 
-  constructor(domain: string) {
+  constructor(domain: string, prefs: PreferenceStore) {
     if (domain.length > NVS_NAME_MAX) throw new Error(`preference domain "${domain}" is longer than ${NVS_NAME_MAX}`);
     this.domain = domain;
+    this.prefs = prefs;
   }
 
   /** Declare a setting and its factory value; the saved value, if any, is read now. */
@@ -61,7 +80,7 @@ export class Settings {
         if (value instanceof Uint8Array && value.length > PREF_VALUE_MAX) {
           throw new ApiError(aErrSize, `setting ${key} is ${value.length} bytes; at most ${PREF_VALUE_MAX} can be saved`);
         }
-        Preference.set(this.domain, key, stored);
+        this.prefs.set(this.domain, key, stored);
       }
     } catch (e) {
       if (e instanceof ApiError) throw e;
@@ -77,15 +96,15 @@ export class Settings {
   /** Factory defaults: forget what was saved. */
   erase(): void {
     for (const key in this.defaults) {
-      try { Preference.delete(this.domain, key); } catch { /* absent */ }
+      try { this.prefs.delete(this.domain, key); } catch { /* absent */ }
       this.values[key] = this.defaults[key];
     }
   }
 
   private loadOne(key: string, factory: SettingValue): SettingValue {
-    let saved: string | boolean | number | ArrayBuffer | undefined;
+    let saved: PreferenceValue | undefined;
     try {
-      saved = Preference.get(this.domain, key);
+      saved = this.prefs.get(this.domain, key);
     } catch {
       return factory; // an unreadable entry is as good as none
     }

@@ -3,13 +3,12 @@
 // writes slot contents yet (no pointer entity, no bulk capture), so slotsize reads the stored blob's size.
 // A locked slot refuses enable/disable with 403 aErrPermission, as the simulator's stores do.
 
-import Preference from 'preference';
 import { ApiError, aErrPermission } from '../../src/api/errors';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, HalValue, OpLimits } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
-import type { Settings } from './settings';
+import type { PreferenceStore, Settings } from './settings';
 import { asBool, asNumber } from './values';
 
 type Op = EntityOps['store'];
@@ -25,8 +24,8 @@ const OPS: OpTable<Op> = deepFreeze({
   slotsize: { code: READ },
 });
 
-function flag(slot: number, what: string, dflt: boolean): boolean {
-  const v = Preference.get(DOMAIN, 's' + slot + what);
+function flag(prefs: PreferenceStore, slot: number, what: string, dflt: boolean): boolean {
+  const v = prefs.get(DOMAIN, 's' + slot + what);
   return typeof v === 'boolean' ? v : dflt;
 }
 
@@ -53,22 +52,22 @@ export class StoreEntity extends DeviceEntity<Op> {
 
   protected override read(_i: number, op: Op, p: readonly number[]): HalValue {
     switch (op) {
-      case 'slotstate': return flag(p[0], 'en', true);
-      case 'lock': return flag(p[0], 'lock', false);
+      case 'slotstate': return flag(this.settings.prefs, p[0], 'en', true);
+      case 'lock': return flag(this.settings.prefs, p[0], 'lock', false);
       case 'slotcapacity': return this.capacity;
     }
-    const data = Preference.get(DOMAIN, 's' + p[0] + 'data'); // slotsize
+    const data = this.settings.prefs.get(DOMAIN, 's' + p[0] + 'data'); // slotsize
     return data instanceof ArrayBuffer ? data.byteLength : 0;
   }
 
   protected override write(_i: number, op: Op, p: readonly number[], v: HalValue): void {
     if (op === 'lock') {
-      Preference.set(DOMAIN, 's' + p[0] + 'lock', asBool(v, 'lock'));
+      this.settings.prefs.set(DOMAIN, 's' + p[0] + 'lock', asBool(v, 'lock'));
       return;
     }
     const slot = asNumber(v, 'slot');
-    if (flag(slot, 'lock', false)) throw new ApiError(aErrPermission, `slot ${slot} is locked: set store/0/lock/${slot} to false first`);
-    Preference.set(DOMAIN, 's' + slot + 'en', op === 'slotenable');
+    if (flag(this.settings.prefs, slot, 'lock', false)) throw new ApiError(aErrPermission, `slot ${slot} is locked: set store/0/lock/${slot} to false first`);
+    this.settings.prefs.set(DOMAIN, 's' + slot + 'en', op === 'slotenable');
   }
 }
 Object.freeze(StoreEntity.prototype);

@@ -19,8 +19,8 @@ import type { EntityHal, ModuleHal } from '../../hal/types';
 import { standardTextCodec, type TextCodec } from '../util/text';
 import { AccessControl, type AccessOptions } from './access';
 import { AnswerHeaders } from './answer-headers';
-import { EventStreams, isEventsPath } from './events'; // HOOK(console)
-import { serveConsole } from '../web/console'; // HOOK(console)
+import { EventStreams, isEventsPath } from './events';
+import { serveConsole } from '../web/console';
 import { deepFreeze } from '../util/freeze';
 
 /** Access control (allowed hosts, CORS origins, token: src/api/access.ts) and the codec. */
@@ -29,10 +29,12 @@ export interface ApiOptions extends AccessOptions {
   codec?: TextCodec;
   /** GET /api/v1/openapi.json: the generated document (absent: 404). */
   openapi?: OpenApiSource;
-  /** HOOK(console): event streams served at once (DECISIONS.md §Events); default 1, a module's. */
+  /** event streams served at once (DECISIONS.md §Events); default 1, a module's. */
   maxStreams?: number;
-  /** HOOK(console): inflates the console page for a client that does not take gzip (the simulator's). */
+  /** inflates the console page for a client that does not take gzip (the simulator's). */
   gunzip?: (bytes: Uint8Array) => Uint8Array;
+  /** the console page gzip-compressed, mapped from flash on a module (no RAM copy). */
+  consoleGzip?: Uint8Array;
 }
 
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
@@ -47,8 +49,9 @@ export class Api implements RequestHandler {
   private readonly clock = new TimestampClock();
   /** The device whose afterResponse runs after the current answer (a pending reset). */
   private lastDevice: ModuleHal | null = null;
-  private readonly events: EventStreams; // HOOK(console)
-  private readonly gunzip: ((bytes: Uint8Array) => Uint8Array) | null; // HOOK(console)
+  private readonly events: EventStreams;
+  private readonly gunzip: ((bytes: Uint8Array) => Uint8Array) | null;
+  private readonly consoleGzip: Uint8Array | null;
 
   constructor(devices: readonly ModuleHal[], options?: ApiOptions) {
     if (devices.length === 0) throw new Error('Api needs at least one device');
@@ -56,8 +59,9 @@ export class Api implements RequestHandler {
     this.access = new AccessControl(options);
     this.codec = options?.codec ?? standardTextCodec();
     this.openapi = options?.openapi ?? null;
-    this.events = new EventStreams(options?.maxStreams ?? 1, this.clock, this.codec); // HOOK(console)
-    this.gunzip = options?.gunzip ?? null; // HOOK(console)
+    this.events = new EventStreams(options?.maxStreams ?? 1, this.clock, this.codec);
+    this.gunzip = options?.gunzip ?? null;
+    this.consoleGzip = options?.consoleGzip ?? null;
   }
 
   handle(req: HttpRequest, res: HttpResponse): void {
@@ -86,10 +90,10 @@ export class Api implements RequestHandler {
         this.answerSite(req, path, parameters, res);
         return;
       }
-      // HOOK(console): the web console at / and event streams at .../events (src/web, src/api/events.ts).
+      // The web console at / and event streams at .../events (src/web, src/api/events.ts).
       if (path === '/') {
         resource = true;
-        serveConsole(req, res, this.gunzip, this.codec);
+        serveConsole(req, res, this.gunzip, this.codec, this.consoleGzip);
         return;
       }
       if (isEventsPath(path)) {
@@ -98,10 +102,7 @@ export class Api implements RequestHandler {
         return;
       }
       const match = matchPath(path, this.devices);
-      if (match instanceof ApiError) {
-        this.answerError(match, clock, path, parameters, res);
-        return;
-      }
+      if (match instanceof ApiError) throw match; // answered below, as every other error
       if (match.device) clock = match.device;
       this.lastDevice = match.device;
       if (match.kind === MATCH_DEVICES || match.kind === MATCH_DEVICE) {

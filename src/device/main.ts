@@ -14,6 +14,7 @@ import Preference from 'preference';
 import Time from 'time';
 import { accessFromConfig, ACCESS_DOMAIN } from '../api/access-config';
 import { deviceOpenApi } from './openapi';
+import { deviceConsolePage } from './console-resource';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -33,6 +34,9 @@ let server: DeviceServer | null = null;
 const device = createDeviceModule({
   board: board(),
   platform,
+  // Handed in, not imported by the preloaded HAL: this module is not preloaded, so on the desktop host
+  // `preference` loads (and reads its saved file) at boot rather than at build time.
+  preferences: Preference,
   firmware: {
     version: packVersion(fw.major ?? 0, fw.minor ?? 1, fw.patch ?? 0),
     build: configNumber(fw.build),
@@ -50,7 +54,8 @@ const codec = standardTextCodec();
 // Allowed hosts, CORS origins and token: manifest config.http, mcconfig arguments, saved settings.
 type ConfigSource = { readonly [key: string]: unknown };
 const access = accessFromConfig((config.http ?? {}) as ConfigSource, config as ConfigSource, (key) => Preference.get(ACCESS_DOMAIN, key));
-const api = new Api([device], { ...access, codec, ticks: () => Time.ticks, openapi: deviceOpenApi() });
+const api = new Api([device], { ...access, codec, ticks: () => Time.ticks, openapi: deviceOpenApi(),
+  consoleGzip: deviceConsolePage() });
 server = new DeviceServer(api, {
   codec,
   port: device.httpPort(),

@@ -64,7 +64,7 @@ export class DeviceTransport implements Transport {
     this.send(bytes);
   }
 
-  /** HOOK(console): queued answer bytes; an event stream skips ticks while its client lags. */
+  /** Queued answer bytes; an event stream skips ticks while its client lags. */
   backlog(): number {
     return this.queued;
   }

@@ -1,6 +1,8 @@
 // GET / : the web console (web/, built by tools/build-console.mjs into console-page.ts). The page is kept
 // gzip-compressed as a base64 string constant (in flash once preloaded); an answer decodes it into one
-// byte array of the compressed size (~7 KB), held only until the transport has sent it. ETag with
+// byte array of the compressed size (~7 KB), held only until the transport has sent it. A module does
+// not decode: the same bytes are a Moddable resource (resources/console.html.gz) mapped from flash and
+// handed in (`page`), since 7 KB of chunks at once is too much of a 32 KB heap. ETag with
 // If-None-Match revalidation (304, nothing decoded). A client that takes gzip gets it as is, with
 // Content-Encoding: gzip. One that does not: the simulator inflates it (the `gunzip` the Api was given,
 // node:zlib); a module has no inflater and sends gzip anyway — every browser takes it, and a request
@@ -81,8 +83,9 @@ function matches(header: string, etag: string): boolean {
   return false;
 }
 
-/** Fill `res` with the console page (GET, HEAD), a 304, or throw 405. */
-export function serveConsole(req: HttpRequest, res: HttpResponse, gunzip: ((bytes: Uint8Array) => Uint8Array) | null, codec: TextCodec): void {
+/** Fill `res` with the console page (GET, HEAD), a 304, or throw 405; `page`: its gzip bytes, if mapped. */
+export function serveConsole(req: HttpRequest, res: HttpResponse, gunzip: ((bytes: Uint8Array) => Uint8Array) | null, codec: TextCodec,
+  page: Uint8Array | null = null): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.allow = 'GET, HEAD';
     throw new ApiError(aErrInvalidOption, `${req.method} is not allowed on /; allowed: GET, HEAD`, 405);
@@ -95,7 +98,7 @@ export function serveConsole(req: HttpRequest, res: HttpResponse, gunzip: ((byte
     return;
   }
   res.contentType = 'text/html; charset=utf-8';
-  const gz = decodeBase64(CONSOLE_GZIP_BASE64, codec);
+  const gz = page ?? decodeBase64(CONSOLE_GZIP_BASE64, codec);
   if (inflate) {
     res.bytes = gunzip!(gz);
   } else {

@@ -2,7 +2,7 @@
 // (fake network, clock, NVS, pins), then requests go over fake TCP clients or straight to the Api.
 
 import { net } from './install';
-import { clearPreferences } from './preference';
+import Preference, { clearPreferences } from './preference';
 import { resetPins } from './io';
 import platform from './platform';
 import { readBoard, type BoardProfile } from '../../hal/device/board';
@@ -46,6 +46,7 @@ export function makeModule(b: BoardProfile = board(), onReset?: (restart: () => 
   return new DeviceModule({
     board: b,
     platform,
+    preferences: Preference,
     firmware: { version: 0x01000000, build: 7 },
     serial: 0x1234abcd,
     httpPort: 8080,
