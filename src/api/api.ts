@@ -102,7 +102,7 @@ export class Api implements RequestHandler {
         return;
       }
       const match = matchPath(path, this.devices);
-      if (match instanceof ApiError) throw match; // answered below, as every other error
+      if (match instanceof ApiError) return this.answerError(match, clock, path, parameters, res);
       if (match.device) clock = match.device;
       this.lastDevice = match.device;
       if (match.kind === MATCH_DEVICES || match.kind === MATCH_DEVICE) {

@@ -15,8 +15,7 @@ import { CHUNKS_DONE, CHUNKS_FAILED, ChunkedDecoder } from './chunked-decoder';
 import { parseRequestLine } from './request-line';
 import { checkFraming, HeadFraming, parseFieldLine } from './field-line';
 
-/** feed() results: what the connection does next. */
-/** More bytes are needed (the request is partial, or nothing has arrived yet). */
+/** feed() results: more bytes are needed (the request is partial, or nothing has arrived yet). */
 export const NEED_MORE = 0;
 /** The head is parsed and a body follows: send `100 Continue` if `expectContinue`; feed the rest. */
 export const BODY_FOLLOWS = 1;
@@ -38,11 +37,7 @@ const CR = 13;
 const LF = 10;
 
 // States.
-const HEAD = 0;
-const BODY = 1;
-const CHUNKED = 2;
-const DONE = 3;
-const BROKEN = 4;
+const HEAD = 0, BODY = 1, CHUNKED = 2, DONE = 3, BROKEN = 4;
 
 export class RequestParser implements HttpRequest {
   // Request, valid once the head is parsed.
@@ -71,6 +66,7 @@ export class RequestParser implements HttpRequest {
   private state: number = HEAD;
   private readonly head = new ByteBuffer(HEAD_INITIAL, HEAD_MAX);
   private readonly bodyBuffer = new ByteBuffer(BODY_INITIAL, BODY_MAX);
+  private bodyView: Uint8Array | null = null;
   private readonly chunks = new ChunkedDecoder();
   private requestLineEnd = -1; // index of the LF ending the request line
   private lineStart = 0;
@@ -104,6 +100,7 @@ export class RequestParser implements HttpRequest {
     this.errorMessage = '';
     this.head.clear();
     this.bodyBuffer.clear();
+    this.bodyView = null;
     this.chunks.reset();
     this.requestLineEnd = -1;
     this.lineStart = 0;
@@ -128,7 +125,7 @@ export class RequestParser implements HttpRequest {
   }
 
   body(): Uint8Array {
-    return this.bodyBuffer.view();
+    return this.bodyView ?? this.bodyBuffer.view();
   }
 
   /**
@@ -143,9 +140,10 @@ export class RequestParser implements HttpRequest {
       i = this.feedHead(data, i, end);
       if (this.inBody) result = BODY_FOLLOWS;
     } else if (this.state === BODY) {
-      let n = end - i;
-      if (n > this.remaining) n = this.remaining;
-      this.bodyBuffer.append(data, i, i + n);
+      const n = end - i < this.remaining ? end - i : this.remaining;
+      // A body that arrives whole in one read is answered before the next read: viewed, not copied.
+      if (n === this.remaining && this.bodyBuffer.length === 0) this.bodyView = data.subarray(i, i + n);
+      else this.bodyBuffer.append(data, i, i + n);
       i += n;
       this.remaining -= n;
       if (this.remaining === 0) this.state = DONE;
