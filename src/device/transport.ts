@@ -44,6 +44,12 @@ export class DeviceTransport implements Transport {
   private done = false;
   private flushed: (() => void) | null = null;
   private linger: Timer | undefined;
+  /** A drained notice waiting to run (one at a time). */
+  private drainTimer: Timer | undefined;
+  private readonly notifyDrained = (): void => {
+    this.drainTimer = undefined;
+    if (!this.done && !this.closing) this.events.drained(this);
+  };
 
   constructor(socket: TCP, events: TransportEvents, readBuffer: Uint8Array) {
     this.events = events;
@@ -128,7 +134,9 @@ export class DeviceTransport implements Transport {
       if (then) then();
     }
     this.drain();
-    if (!this.closing) this.events.drained(this);
+    // Heard outside this callback: a streamed answer writing again from inside onWritable crashed the
+    // desktop host's native socket under mcsim (segmentation fault); a 0 ms timer runs right after it.
+    if (!this.closing && this.drainTimer === undefined) this.drainTimer = Timer.set(this.notifyDrained, 0);
     if (this.queue.length) return;
     if (this.closing) {
       this.finish();
@@ -159,6 +167,8 @@ export class DeviceTransport implements Transport {
     this.done = true;
     if (this.linger !== undefined) Timer.clear(this.linger);
     this.linger = undefined;
+    if (this.drainTimer !== undefined) Timer.clear(this.drainTimer);
+    this.drainTimer = undefined;
     this.queue.length = 0;
     this.queued = 0;
     try { this.tcp.close(); } catch { /* already closed by the peer */ }

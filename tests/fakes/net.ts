@@ -134,9 +134,17 @@ export class FakeNet {
 
   /** Run queued callbacks until nothing is left (bounded: a loop that never settles fails). */
   run(): void {
-    for (let n = 0; this.queue.length; n++) {
+    for (let n = 0; ; n++) {
       if (n > 1e6) throw new Error('fake net: events never settle');
-      this.queue.shift()!();
+      if (this.queue.length) {
+        this.queue.shift()!();
+        continue;
+      }
+      // A timer due now (Timer.set(f, 0)) runs as soon as the events before it have, as in the real loop.
+      const due = this.timers.find((t) => !t.repeat && t.due <= this.now);
+      if (!due) return;
+      this.timers.splice(this.timers.indexOf(due), 1);
+      due.callback(due);
     }
   }
 
