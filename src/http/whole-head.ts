@@ -12,13 +12,23 @@ import type { RequestLineFields } from './request-line';
 
 /** Request line and field lines of RFC 9112 in their strict form: tchar names, visible-ASCII targets,
  * field values of visible ASCII, SP and HT, every line ended by CRLF, then the blank line. */
-const HEAD_SYNTAX = Object.freeze(
-  /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ \/[!-~]* HTTP\/1\.[01]\r\n(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t -~]*\r\n)*\r\n$/,
-);
+const HEAD_SYNTAX = "^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+ \\/[!-~]* HTTP\\/1\\.[01]\\r\\n(?:[!#$%&'*+\\-.^_`|~0-9A-Za-z]+:[\\t -~]*\\r\\n)*\\r\\n$";
 /** Host: reg-name / IP-literal characters and a port (syntax.ts isHostChar). */
-const HOST_SYNTAX = Object.freeze(/^[0-9A-Za-z:[\]\-._~!$&'()*+,;=%]*$/);
-const DIGITS = Object.freeze(/^[0-9]+$/);
-const CLOSE_TOKEN = Object.freeze(/(?:^|,)[ \t]*close[ \t]*(?:,|$)/i);
+const HOST_SYNTAX = "^[0-9A-Za-z:[\\]\\-._~!$&'()*+,;=%]*$";
+
+interface Patterns { readonly head: RegExp; readonly host: RegExp; readonly digits: RegExp; readonly close: RegExp }
+
+/**
+ * The patterns, made once at run time and kept on the global object. They are not module data: a
+ * RegExp preloaded into flash crashed the XS machine under mcsim (segmentation fault a few requests
+ * in), so the preloaded module holds only their sources.
+ */
+function patterns(): Patterns {
+  const g = globalThis as { wholeHeadPatterns?: Patterns };
+  return g.wholeHeadPatterns ?? (g.wholeHeadPatterns = Object.freeze({
+    head: new RegExp(HEAD_SYNTAX), host: new RegExp(HOST_SYNTAX), digits: /^[0-9]+$/, close: /(?:^|,)[ \t]*close[ \t]*(?:,|$)/i,
+  }));
+}
 
 /** Handed back to the byte path. */
 export const NOT_HANDLED = -1;
@@ -43,7 +53,8 @@ type Fields = RequestLineFields & HeadFields;
  * done, NOT_HANDLED when the byte path must take it. `bytes` is its length in bytes.
  */
 export function parseWholeHead(text: string, bytes: number, out: Fields, framing: HeadFraming): number {
-  if (text.length !== bytes || !HEAD_SYNTAX.test(text)) return NOT_HANDLED;
+  const re = patterns();
+  if (text.length !== bytes || !re.head.test(text)) return NOT_HANDLED;
   const eol = text.indexOf('\r\n');
   if (eol > REQUEST_LINE_MAX || text.length - eol - 2 > HEADER_BLOCK_MAX) return NOT_HANDLED;
   const sp = text.indexOf(' ');
@@ -57,7 +68,7 @@ export function parseWholeHead(text: string, bytes: number, out: Fields, framing
   for (let p = eol + 2; p < text.length - 2; fields++) {
     const e = text.indexOf('\r\n', p);
     const colon = text.indexOf(':', p);
-    if (fields === HEADER_FIELDS_MAX || fieldLine(text.slice(p, colon).toLowerCase(), text.slice(colon + 1, e).trim(), out, framing)) {
+    if (fields === HEADER_FIELDS_MAX || fieldLine(text.slice(p, colon).toLowerCase(), text.slice(colon + 1, e).trim(), out, framing, re)) {
       return NOT_HANDLED;
     }
     p = e + 2;
@@ -66,21 +77,21 @@ export function parseWholeHead(text: string, bytes: number, out: Fields, framing
 }
 
 /** One field: false when taken, true when the byte path must parse the head. */
-function fieldLine(name: string, value: string, out: Fields, framing: HeadFraming): boolean {
+function fieldLine(name: string, value: string, out: Fields, framing: HeadFraming, re: Patterns): boolean {
   switch (name) {
     case 'host':
-      if (++framing.hosts > 1 || !HOST_SYNTAX.test(value)) return true;
+      if (++framing.hosts > 1 || !re.host.test(value)) return true;
       out.host = value;
       return false;
     case 'content-length':
-      if (framing.contentLength >= 0 || !DIGITS.test(value)) return true;
+      if (framing.contentLength >= 0 || !re.digits.test(value)) return true;
       // Leading zeros allowed; a huge value is far over the body limit anyway (413), as on the byte path.
       framing.contentLength = Math.min(Number(value), 1e12);
       return false;
     case 'transfer-encoding':
       return true;
     case 'connection':
-      if (CLOSE_TOKEN.test(value)) framing.connectionClose = true;
+      if (re.close.test(value)) framing.connectionClose = true;
       return false;
     case 'expect':
       if (value.toLowerCase() === '100-continue') framing.expectContinue = true;
