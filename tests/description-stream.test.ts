@@ -14,7 +14,6 @@ import { createSimModule } from '../hal/sim/index';
 import type { ModuleHal } from '../hal/types';
 import { startServer } from '../host-sim/server';
 import { freshWorld, makeModule, net, platform, serve } from './fakes/world';
-import { call } from './helpers';
 import { dechunk, SERIAL, wholeDescription } from './helpers';
 
 const NOW = 1735787045678;
@@ -263,13 +262,6 @@ describe('the device description is streamed', () => {
     } finally {
       agent.destroy();
       await server.close();
-    }
-  });
-  it('with streamDescription false (the device build for now) answers the same JSON whole, with Content-Length', async () => {
-    for (const m of [createSimModule({ serialNumber: 0x1234abcd }), makeModule()]) {
-      const a = await call(new Api([m], { streamDescription: false }), 'GET', PATH);
-      assert.equal(a.status, 200);
-      assert.equal(normalise(a.text), normalise(expected(m)));
     }
   });
 });

@@ -11,7 +11,7 @@ import { MATCH_DEVICE, MATCH_DEVICES, matchPath, serialText, type PathMatch } fr
 import { allRoutes, type Route } from './routes';
 import { decodeValue } from './value-decode';
 import { formatValue } from './value-format';
-import { answerDescription, identity } from './describe';
+import { DescriptionStream, identity } from './describe';
 import { answerOpenApi, checkSiteMethod, INDEX_RESPONSE, isSitePath, OPENAPI_PATH, type OpenApiSource } from './site';
 import { envelope, errorResponse, TimestampClock } from './envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
@@ -35,8 +35,6 @@ export interface ApiOptions extends AccessOptions {
   gunzip?: (bytes: Uint8Array) => Uint8Array;
   /** the console page gzip-compressed, mapped from flash on a module (no RAM copy). */
   consoleGzip?: Uint8Array;
-  /** Stream the device description in pieces (default); the device build turns it off for now (README). */
-  streamDescription?: boolean;
 }
 
 /** Methods this server knows; any other answers 501 (DECISIONS.md §Requests). */
@@ -54,7 +52,6 @@ export class Api implements RequestHandler {
   private readonly events: EventStreams;
   private readonly gunzip: ((bytes: Uint8Array) => Uint8Array) | null;
   private readonly consoleGzip: Uint8Array | null;
-  private readonly streamDescription: boolean;
 
   constructor(devices: readonly ModuleHal[], options?: ApiOptions) {
     if (devices.length === 0) throw new Error('Api needs at least one device');
@@ -65,7 +62,6 @@ export class Api implements RequestHandler {
     this.events = new EventStreams(options?.maxStreams ?? 1, this.clock, this.codec);
     this.gunzip = options?.gunzip ?? null;
     this.consoleGzip = options?.consoleGzip ?? null;
-    this.streamDescription = options?.streamDescription !== false;
   }
 
   handle(req: HttpRequest, res: HttpResponse): void {
@@ -201,9 +197,11 @@ export class Api implements RequestHandler {
       res.body = envelope(timestamp, path, '{}', '[' + list.join(',') + ']');
       return;
     }
-    // Streamed a few operations at a time inside the envelope of an empty response (cut before its '}').
+    // The description is never built whole: streamed one entity at a time inside the envelope's
+    // head and tail (the envelope of an empty response, cut before its closing brace).
     const head = envelope(timestamp, path, '{}', '');
-    answerDescription(res, match.device!, head.slice(0, -1), '}', this.streamDescription);
+    res.stream = new DescriptionStream(match.device!, head.slice(0, -1), '}');
+    res.streamEnds = true;
   }
 
   /** GET /api/v1 (links) and GET /api/v1/openapi.json (the stored document). */

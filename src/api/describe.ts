@@ -8,7 +8,7 @@
 import { serialText } from './path-match';
 import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from './routes';
 import type { EntityHal, ModuleHal, OpLimits } from '../../hal/types';
-import type { HttpResponse, ResponseStream } from '../http/request';
+import type { ResponseStream } from '../http/request';
 
 type Halls = { readonly [name: string]: EntityHal | undefined };
 
@@ -142,19 +142,4 @@ Object.freeze(DescriptionStream.prototype);
 export function describeDevice(d: ModuleHal, emit: (piece: string) => void): void {
   const stream = new DescriptionStream(d, '', '');
   for (let piece = stream.poll(); piece !== null; piece = stream.poll()) emit(piece);
-}
-
-/**
- * The description as an answer's body, inside the envelope's head (`before`) and tail (`after`):
- * streamed in pieces, or with `stream` false joined whole (the device build for now: README).
- */
-export function answerDescription(res: HttpResponse, device: ModuleHal, before: string, after: string, stream: boolean): void {
-  if (stream) {
-    res.stream = new DescriptionStream(device, before, after);
-    res.streamEnds = true;
-    return;
-  }
-  let body = before;
-  describeDevice(device, (piece) => { body += piece; });
-  res.body = body + after;
 }

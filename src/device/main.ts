@@ -55,7 +55,7 @@ const codec = standardTextCodec();
 type ConfigSource = { readonly [key: string]: unknown };
 const access = accessFromConfig((config.http ?? {}) as ConfigSource, config as ConfigSource, (key) => Preference.get(ACCESS_DOMAIN, key));
 const api = new Api([device], { ...access, codec, ticks: () => Time.ticks, openapi: deviceOpenApi(),
-  consoleGzip: deviceConsolePage(), streamDescription: false });
+  consoleGzip: deviceConsolePage() });
 server = new DeviceServer(api, {
   codec,
   port: device.httpPort(),
