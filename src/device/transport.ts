@@ -134,8 +134,8 @@ export class DeviceTransport implements Transport {
       if (then) then();
     }
     this.drain();
-    // Heard outside this callback: a streamed answer writing again from inside onWritable crashed the
-    // desktop host's native socket under mcsim (segmentation fault); a 0 ms timer runs right after it.
+    // Heard outside this callback (a 0 ms timer runs right after it), so a streamed answer never writes
+    // its next piece from inside the socket's own onWritable.
     if (!this.closing && this.drainTimer === undefined) this.drainTimer = Timer.set(this.notifyDrained, 0);
     if (this.queue.length) return;
     if (this.closing) {
