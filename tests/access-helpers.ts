@@ -23,7 +23,7 @@ export interface Reply {
   status: number;
   /** Header lines beyond the fixed ones, as a lower-cased name -> value map. */
   headers: Record<string, string>;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
   body: string;
 }
 

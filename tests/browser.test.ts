@@ -17,7 +17,7 @@ const SHOTS = path.resolve(__dirname, '..');
 const API = '/api/v1/device/system/0';
 
 /** A curl-like client: no Origin, no Sec-Fetch-*. */
-function request(port: number, method: string, p: string, body?: string, host?: string): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function request(port: number, method: string, p: string, body?: string, host?: string): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: p, headers: host ? { host } : {} }, (res) => {
       let text = '';

@@ -8,7 +8,6 @@ import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
 import { Api } from '../src/api/api';
 import { Connection, type Transport } from '../src/http/connection';
-import { PIECE_TARGET } from '../src/api/describe';
 import { envelope, TimestampClock } from '../src/api/envelope';
 import { createSimModule } from '../hal/sim/index';
 import type { ModuleHal } from '../hal/types';

@@ -45,7 +45,7 @@ function json(r: Route, n: number): unknown {
   return r.put === 'BOOL' ? n === 1 : n;
 }
 
-async function putValue(api: Api, r: Route, index: number, n: number): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function putValue(api: Api, r: Route, index: number, n: number): Promise<{ status: number; json: any }> {
   return call(api, 'PUT', path(r, index), { value: json(r, n) });
 }
 

@@ -1,4 +1,6 @@
 // Shared test helpers: call the API through node-mocks-http, or through a raw Connection.
+import { strict as assert } from 'node:assert';
+import { EventEmitter } from 'node:events';
 import * as httpMocks from 'node-mocks-http';
 import { Api, type ApiOptions } from '../src/api/api';
 import { Connection } from '../src/http/connection';
@@ -16,7 +18,15 @@ export interface Answer {
   text: string;
   /** The body as bytes (application/octet-stream answers). */
   raw: Buffer;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+/** An error answer: its status, its error name and a message that says something. */
+export function assertError(a: { status: number; json: any }, status: number, error: string): void {
+  assert.equal(a.status, status, JSON.stringify(a.json));
+  assert.equal(a.json.response.error, error, JSON.stringify(a.json));
+  assert.equal(typeof a.json.response.message, 'string');
+  assert.ok(a.json.response.message.length > 0);
 }
 
 export function simApi(options?: ApiOptions, devices?: ModuleHal[]): Api {
@@ -26,7 +36,7 @@ export function simApi(options?: ApiOptions, devices?: ModuleHal[]): Api {
 /** One request through the node:http adapter with node-mocks-http. */
 export function call(api: Api, method: string, url: string, body?: string | object, headers?: Record<string, string>): Promise<Answer> {
   const req = httpMocks.createRequest({ method: method as httpMocks.RequestMethod, url, headers });
-  const res = httpMocks.createResponse({ eventEmitter: require('node:events').EventEmitter });
+  const res = httpMocks.createResponse({ eventEmitter: EventEmitter });
   return new Promise((resolve) => {
     res.on('end', () => {
       const text = res._getData() as string;

@@ -4,7 +4,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import type { ValidateFunction } from 'ajv';
 
-type Doc = { paths: { [path: string]: { [method: string]: any } }; components: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Doc = { paths: { [path: string]: { [method: string]: any } }; components: any };
 
 export class OpenApiValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -50,8 +50,8 @@ export class OpenApiValidator {
     return validate(body) ? '' : `${method} ${path} ${status}: ${this.ajv.errorsText(validate.errors)}`;
   }
 
-  private resolve(ref: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
-    let node: any = this.doc; // eslint-disable-line @typescript-eslint/no-explicit-any
+  private resolve(ref: string): any {
+    let node: any = this.doc;
     for (const part of ref.slice(2).split('/')) node = node[part.replace(/~1/g, '/').replace(/~0/g, '~')];
     return node;
   }

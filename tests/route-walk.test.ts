@@ -11,14 +11,14 @@ function pathOf(r: Route): string {
   return `/api/v1/device/${r.entity}/0/${r.op}` + r.params.map((p) => '/' + param(p.name, p.min)).join('');
 }
 
-function exchange(api: Api, method: string, path: string, body?: unknown): { status: number; head: string; json: any } { // eslint-disable-line @typescript-eslint/no-explicit-any
+function exchange(api: Api, method: string, path: string, body?: unknown): { status: number; head: string; json: any } {
   const text = body === undefined ? '' : JSON.stringify(body);
   const req = `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
   const [res] = splitResponses(rawExchange(api, [req]).out);
   return { status: res.status, head: res.head, json: JSON.parse(res.body) };
 }
 
-function assertShape(r: Route, response: any, what: string): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+function assertShape(r: Route, response: any, what: string): void {
   switch (r.get) {
     case 'int':
       assert.equal(typeof response.value, 'number', what);
@@ -57,7 +57,7 @@ const PUT_ONLY_VALUES: { [path: string]: unknown } = {
 };
 
 /** A value to PUT that the route accepts: the current one for numbers, the other one for flags. */
-function valueFor(r: Route, current: any): unknown { // eslint-disable-line @typescript-eslint/no-explicit-any
+function valueFor(r: Route, current: any): unknown {
   const fixed = PUT_ONLY_VALUES[`${r.entity}/${r.op}`];
   if (fixed !== undefined && r.get === '-') return fixed;
   switch (r.put) {
@@ -75,7 +75,7 @@ function valueFor(r: Route, current: any): unknown { // eslint-disable-line @typ
 
 describe('route walk: every route with GET and PUT', () => {
   const api = simApi();
-  // The contract's routes (the raw-bytes extension is tested in api-handler.test.ts).
+  // The contract's routes (the raw-bytes extension is tested in api-slotdata.test.ts).
   const routes = allRoutes().filter((r) => r.get !== 'bytes' && r.entity !== 'app' &&
     !(r.entity === 'system' && (r.op === 'reset' || r.op === 'resetdevicetofactorydefaults')));
 

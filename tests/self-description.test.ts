@@ -2,6 +2,7 @@
 // outside the API that point to it, and GET /api/v1/openapi.json with and without gzip.
 import { strict as assert } from 'node:assert';
 import { gunzipSync } from 'node:zlib';
+import { EventEmitter } from 'node:events';
 import * as httpMocks from 'node-mocks-http';
 import { Api } from '../src/api/api';
 import { acceptsGzip } from '../src/api/site';
@@ -21,7 +22,7 @@ function api(): Api {
 /** One request with headers; the raw body bytes and headers of the answer. */
 function fetchRaw(a: Api, url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; raw: Buffer }> {
   const req = httpMocks.createRequest({ method: 'GET', url, headers });
-  const res = httpMocks.createResponse({ eventEmitter: require('node:events').EventEmitter });
+  const res = httpMocks.createResponse({ eventEmitter: EventEmitter });
   return new Promise((resolve) => {
     res.on('end', () => {
       const bytes = res._getBuffer();

@@ -26,7 +26,7 @@ function rawRequest(port: number, data: string | Buffer, ms = 1500): Promise<{ o
   });
 }
 
-function get(port: number, urlPath: string, agent: http.Agent): Promise<{ status: number; json: any; socket: net.Socket }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function get(port: number, urlPath: string, agent: http.Agent): Promise<{ status: number; json: any; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: urlPath, agent }, (res) => {
       let text = '';

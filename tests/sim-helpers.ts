@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 
-export interface HttpAnswer { status: number; json: any } // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface HttpAnswer { status: number; json: any }
 
 /** One request on a fresh connection; `value` makes it a PUT with {"value": value}. */
 export function request(port: number, method: string, urlPath: string, value?: unknown): Promise<HttpAnswer> {

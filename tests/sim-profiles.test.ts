@@ -66,7 +66,7 @@ describe('sim profiles: through the API', () => {
         assert.equal(a.status, 200);
         assert.equal(a.json.response.model, x.model);
         const counts: { [e: string]: number } = {};
-        for (const [e, d] of Object.entries<any>(a.json.response.entities)) counts[e] = d.count; // eslint-disable-line @typescript-eslint/no-explicit-any
+        for (const [e, d] of Object.entries<any>(a.json.response.entities)) counts[e] = d.count;
         assert.deepEqual(counts, x.entities);
         const list = await call(api, 'GET', '/api/v1/device');
         assert.deepEqual(list.json.response, [{ serialNumber: '0x00C0FFEE', model: x.model, module: x.profile.moduleBaseAddress }]);
@@ -91,7 +91,7 @@ describe('sim profiles: through the API', () => {
       });
 
       it('walks every route: 501 exactly where the capability table or DECISIONS says so, never a 500', async () => {
-        const halEntities = createSimModule({ profile: x.profile }).entities as { [e: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+        const halEntities = createSimModule({ profile: x.profile }).entities as { [e: string]: any };
         for (const r of allRoutes()) {
           if (r.entity === 'system' && (r.op === 'reset' || r.op === 'resetdevicetofactorydefaults')) continue;
           const params = r.params.map((p) => '/' + (p.name === 'command' ? 3 : Math.max(p.min, 0))).join('');

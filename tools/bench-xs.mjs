@@ -136,67 +136,55 @@ async function stageBreakdown() {
   }
 }
 
-async function main() {
-  await stageBreakdown();
-  const code = await bundleForXs(ROOT, 'tests/xs/xs-main.ts');
-  const worker = new XsnapWorker({ name: 'bench-xs', meteringLimit: LIMIT });
-  try {
-    await worker.start();
-    const loaded = await worker.evaluate(code);
-    await worker.evaluate('globalThis.coreCommand = globalThis.handleCommand; globalThis.echoCommand = (msg) => msg;');
-    const base = await heapAfterGc(worker);
-
-    console.log(`XS guard rail bench: xsnap-worker, metering limit ${LIMIT} computrons/request, ` +
-      `${SAMPLES} samples after ${WARMUP} warm-up, medians`);
-    console.log(`bundle load: ${loaded.meter.compute} computrons; heap after load + gc: ${base.currentHeapCount} slots, ` +
-      `allocate ${base.allocate} bytes\n`);
-
-    const header = `${pad('request', 34, true)} ${pad('core comp', 10)} ${pad('echo comp', 10)} ${pad('ratio', 7)} ` +
-      `${pad('comp/req', 9)} ${pad('slots/req', 10)} ${pad('heap slots', 11)} ${pad('allocate B', 11)} status`;
-    console.log(header);
-    console.log('-'.repeat(header.length + 8));
-    await worker.command(encodeScript(FLAG_RESET, []));
-    for (const c of CASES) {
-      const script = encodeScript(FLAG_KEEP, [{ receive: latin1Bytes(c.stream) }]);
-      await worker.evaluate('handleCommand = coreCommand');
-      const core = await measure(worker, script);
-      await worker.evaluate('handleCommand = echoCommand');
-      const echo = await measure(worker, script);
-      const text = decodeEvents(core.reply).map((e) => (e.type === 'write' ? latin1String(e.bytes) : '')).join('');
-      const status = (text.match(/HTTP\/1\.1 \d{3}/g) ?? []).map((s) => s.slice(9)).join(',');
-      console.log(`${pad(c.name, 34, true)} ${pad(core.compute, 10)} ${pad(echo.compute, 10)} ` +
-        `${pad((core.compute / echo.compute).toFixed(1) + 'x', 7)} ${pad(Math.round(core.compute / c.requests), 9)} ` +
-        `${pad(core.slots / c.requests, 10)} ${pad(core.heap, 11)} ${pad(core.allocate, 11)} ${status}`);
-    }
+/** Per request case: the core's cost next to an echo handler's (the harness alone), heap and status. */
+async function perCaseTable(worker) {
+  const header = `${pad('request', 34, true)} ${pad('core comp', 10)} ${pad('echo comp', 10)} ${pad('ratio', 7)} ` +
+    `${pad('comp/req', 9)} ${pad('slots/req', 10)} ${pad('heap slots', 11)} ${pad('allocate B', 11)} status`;
+  console.log(header);
+  console.log('-'.repeat(header.length + 8));
+  await worker.command(encodeScript(FLAG_RESET, []));
+  for (const c of CASES) {
+    const script = encodeScript(FLAG_KEEP, [{ receive: latin1Bytes(c.stream) }]);
     await worker.evaluate('handleCommand = coreCommand');
-
-    // One long-lived Api + Connection (FLAG_KEEP), cycling the four single requests.
-    await worker.command(encodeScript(FLAG_RESET, []));
-    const singles = CASES.slice(0, 4).map((c) => encodeScript(FLAG_KEEP, [{ receive: latin1Bytes(c.stream) }]));
-    const marks = new Map([[100, null], [1000, null], [LONG_RUN, null]]);
-    let closed = false;
-    const t0 = Date.now();
-    for (let i = 1; i <= LONG_RUN; i++) {
-      const r = await worker.command(singles[i % singles.length]);
-      if (decodeEvents(r.reply).some((e) => e.type === 'close')) closed = true;
-      if (marks.has(i)) marks.set(i, await heapAfterGc(worker));
-    }
-    const ms = Date.now() - t0;
-    const m100 = marks.get(100);
-    const mEnd = marks.get(LONG_RUN);
-    console.log(`\nlong-lived Connection/Api, ${LONG_RUN} requests (GET int, GET str, PUT, 404 in turn) in ${ms} ms` +
-      `${closed ? ' -- WARNING: the connection closed during the run' : ''}`);
-    for (const [n, m] of marks) {
-      console.log(`  live heap after ${pad(n, 6)} requests + gc: ${pad(m.currentHeapCount, 7)} slots, allocate ${m.allocate} bytes`);
-    }
-    const grew = mEnd.currentHeapCount - m100.currentHeapCount;
-    console.log(`  growth ${m100 ? 100 : '?'} -> ${LONG_RUN}: ${grew} slots, ${mEnd.allocate - m100.allocate} bytes allocate ` +
-      `(${grew > 64 || mEnd.allocate > m100.allocate ? 'GROWS: check for a leak' : 'flat'})`);
-  } finally {
-    await worker.close();
+    const core = await measure(worker, script);
+    await worker.evaluate('handleCommand = echoCommand');
+    const echo = await measure(worker, script);
+    const text = decodeEvents(core.reply).map((e) => (e.type === 'write' ? latin1String(e.bytes) : '')).join('');
+    const status = (text.match(/HTTP\/1\.1 \d{3}/g) ?? []).map((s) => s.slice(9)).join(',');
+    console.log(`${pad(c.name, 34, true)} ${pad(core.compute, 10)} ${pad(echo.compute, 10)} ` +
+      `${pad((core.compute / echo.compute).toFixed(1) + 'x', 7)} ${pad(Math.round(core.compute / c.requests), 9)} ` +
+      `${pad(core.slots / c.requests, 10)} ${pad(core.heap, 11)} ${pad(core.allocate, 11)} ${status}`);
   }
+  await worker.evaluate('handleCommand = coreCommand');
+}
 
-  // The device bundle: HTTP core + API core + simulated HAL, minified.
+/** One long-lived Api + Connection (FLAG_KEEP), cycling the four single requests: does the heap grow? */
+async function longRunTable(worker) {
+  await worker.command(encodeScript(FLAG_RESET, []));
+  const singles = CASES.slice(0, 4).map((c) => encodeScript(FLAG_KEEP, [{ receive: latin1Bytes(c.stream) }]));
+  const marks = new Map([[100, null], [1000, null], [LONG_RUN, null]]);
+  let closed = false;
+  const t0 = Date.now();
+  for (let i = 1; i <= LONG_RUN; i++) {
+    const r = await worker.command(singles[i % singles.length]);
+    if (decodeEvents(r.reply).some((e) => e.type === 'close')) closed = true;
+    if (marks.has(i)) marks.set(i, await heapAfterGc(worker));
+  }
+  const ms = Date.now() - t0;
+  const m100 = marks.get(100);
+  const mEnd = marks.get(LONG_RUN);
+  console.log(`\nlong-lived Connection/Api, ${LONG_RUN} requests (GET int, GET str, PUT, 404 in turn) in ${ms} ms` +
+    `${closed ? ' -- WARNING: the connection closed during the run' : ''}`);
+  for (const [n, m] of marks) {
+    console.log(`  live heap after ${pad(n, 6)} requests + gc: ${pad(m.currentHeapCount, 7)} slots, allocate ${m.allocate} bytes`);
+  }
+  const grew = mEnd.currentHeapCount - m100.currentHeapCount;
+  console.log(`  growth ${m100 ? 100 : '?'} -> ${LONG_RUN}: ${grew} slots, ${mEnd.allocate - m100.allocate} bytes allocate ` +
+    `(${grew > 64 || mEnd.allocate > m100.allocate ? 'GROWS: check for a leak' : 'flat'})`);
+}
+
+/** The device bundle: HTTP core + API core + simulated HAL, minified. */
+async function bundleSizes() {
   const sizes = [];
   for (const [label, contents] of [
     ['src (http + api)', "export { Connection } from './src/http/connection'; export { Api } from './src/api/api';"],
@@ -212,6 +200,29 @@ async function main() {
   }
   console.log('\nminified device bundle (esbuild, es2022):');
   console.log(sizes.join('\n'));
+}
+
+async function main() {
+  await stageBreakdown();
+  const code = await bundleForXs(ROOT, 'tests/xs/xs-main.ts');
+  const worker = new XsnapWorker({ name: 'bench-xs', meteringLimit: LIMIT });
+  try {
+    await worker.start();
+    const loaded = await worker.evaluate(code);
+    await worker.evaluate('globalThis.coreCommand = globalThis.handleCommand; globalThis.echoCommand = (msg) => msg;');
+    const base = await heapAfterGc(worker);
+
+    console.log(`XS guard rail bench: xsnap-worker, metering limit ${LIMIT} computrons/request, ` +
+      `${SAMPLES} samples after ${WARMUP} warm-up, medians`);
+    console.log(`bundle load: ${loaded.meter.compute} computrons; heap after load + gc: ${base.currentHeapCount} slots, ` +
+      `allocate ${base.allocate} bytes\n`);
+
+    await perCaseTable(worker);
+    await longRunTable(worker);
+  } finally {
+    await worker.close();
+  }
+  await bundleSizes();
 }
 
 main().catch((e) => {

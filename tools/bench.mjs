@@ -94,19 +94,8 @@ function luaPut(path, body) {
   return file;
 }
 
-async function main() {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-  } catch (e) {
-    if (e.code === 'ENOENT') throw new Error('wrk is not installed (make bench installs it with apt-get)');
-  }
-  const simPort = await freePort();
-  const sim = startChild([join(ROOT, 'build/host-sim/main.js'), '--port', String(simPort), '--max-connections', '1024', '--no-state']);
-  await waitForPort(simPort);
-
-  // The canned baselines answer with a body of the same size as the sim's GET int answer.
-  const sample = await fetchOnce(simPort, '/api/v1/device/system/0/serialnumber');
-  const canned = JSON.stringify(sample);
+/** The two baselines: a bare node:http server and a raw node:net floor, both answering `canned`. */
+async function startBaselines(canned) {
   const httpPort = await freePort();
   const rawPort = await freePort();
   const httpBase = startChild(['-e', `
@@ -131,7 +120,11 @@ async function main() {
     }).listen(${rawPort}, '127.0.0.1');`]);
   await waitForPort(httpPort);
   await waitForPort(rawPort);
+  return { httpPort, rawPort, children: [httpBase, rawBase] };
+}
 
+/** Many connections: every case, ROUNDS interleaved rounds, the median round of each. */
+function loadTable(simPort, httpPort, rawPort) {
   const cases = [
     ['raw node:net floor (canned)', rawPort, '/api/v1/device/system/0/serialnumber', null],
     ['bare node:http (canned JSON)', httpPort, '/api/v1/device/system/0/serialnumber', null],
@@ -140,38 +133,56 @@ async function main() {
     ['host-sim PUT', simPort, '/api/v1/device/system/0/hbinterval', luaPut('/api/v1/device/system/0/hbinterval', '{"value": 12}')],
     ['host-sim 404', simPort, '/api/v1/device/nosuch/0/op', null],
   ];
-  try {
-    const runs = cases.map(() => []);
-    for (let round = 0; round < ROUNDS; round++) {
-      cases.forEach(([, port, path, script], i) => runs[i].push(wrk(port, path, script)));
-    }
-    const median = (list) => list.slice().sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
-    const rows = cases.map(([name], i) => [name, median(runs[i])]);
-    const floor = rows[0][1];
-    const bare = rows[1][1];
-    const cpu = cpus()[0]?.model ?? 'unknown CPU';
-    console.log(`wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, keep-alive, median of ${ROUNDS} interleaved rounds, on ${cpus().length} × ${cpu}, node ${process.version}`);
-    console.log('| case | req/s | p50 ms | p99 ms | socket errors | non-2xx | × node:http | × raw floor |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const [name, r] of rows) {
-      console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.non2xx} | ${(r.rps / bare.rps).toFixed(2)} | ${(r.rps / floor.rps).toFixed(2)} |`);
-    }
+  const runs = cases.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    cases.forEach(([, port, path, script], i) => runs[i].push(wrk(port, path, script)));
+  }
+  const median = (list) => list.slice().sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
+  const rows = cases.map(([name], i) => [name, median(runs[i])]);
+  const floor = rows[0][1];
+  const bare = rows[1][1];
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, keep-alive, median of ${ROUNDS} interleaved rounds, on ${cpus().length} × ${cpu}, node ${process.version}`);
+  console.log('| case | req/s | p50 ms | p99 ms | socket errors | non-2xx | × node:http | × raw floor |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [name, r] of rows) {
+    console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.non2xx} | ${(r.rps / bare.rps).toFixed(2)} | ${(r.rps / floor.rps).toFixed(2)} |`);
+  }
+}
 
-    // One client: wrk with one connection (GET int), and a script's PUT-then-GET loop.
-    const single = [
-      ['bare node:http, 1 connection', httpPort, '/api/v1/device/system/0/serialnumber'],
-      ['host-sim GET int, 1 connection', simPort, '/api/v1/device/system/0/serialnumber'],
-    ].map(([name, port, path]) => [name, wrk(port, path, null, 1)]);
-    console.log(`\nwrk -t1 -c1 -d${SECONDS}s (one client, one request at a time):`);
-    console.log('| case | req/s | p50 ms | p99 ms |');
-    console.log('|---|---:|---:|---:|');
-    for (const [name, r] of single) console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} |`);
-    const pairs = Number(process.env.BENCH_PAIRS ?? 2000);
-    const loop = await putGetLoop(simPort, pairs);
-    console.log(`\nscript loop (node:http keep-alive client, like requests.Session): PUT hbinterval then GET it back, ${pairs} pairs`);
-    console.log(`  per pair: p50 ${loop.p50.toFixed(3)} ms, p90 ${loop.p90.toFixed(3)} ms, p99 ${loop.p99.toFixed(3)} ms, max ${loop.max.toFixed(3)} ms`);
+/** One client: wrk with one connection (GET int), and a script's PUT-then-GET loop. */
+async function singleClient(simPort, httpPort) {
+  const single = [
+    ['bare node:http, 1 connection', httpPort, '/api/v1/device/system/0/serialnumber'],
+    ['host-sim GET int, 1 connection', simPort, '/api/v1/device/system/0/serialnumber'],
+  ].map(([name, port, path]) => [name, wrk(port, path, null, 1)]);
+  console.log(`\nwrk -t1 -c1 -d${SECONDS}s (one client, one request at a time):`);
+  console.log('| case | req/s | p50 ms | p99 ms |');
+  console.log('|---|---:|---:|---:|');
+  for (const [name, r] of single) console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} |`);
+  const pairs = Number(process.env.BENCH_PAIRS ?? 2000);
+  const loop = await putGetLoop(simPort, pairs);
+  console.log(`\nscript loop (node:http keep-alive client, like requests.Session): PUT hbinterval then GET it back, ${pairs} pairs`);
+  console.log(`  per pair: p50 ${loop.p50.toFixed(3)} ms, p90 ${loop.p90.toFixed(3)} ms, p99 ${loop.p99.toFixed(3)} ms, max ${loop.max.toFixed(3)} ms`);
+}
+
+async function main() {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (e) {
+    if (e.code === 'ENOENT') throw new Error('wrk is not installed (make bench installs it with apt-get)');
+  }
+  const simPort = await freePort();
+  const sim = startChild([join(ROOT, 'build/host-sim/main.js'), '--port', String(simPort), '--max-connections', '1024', '--no-state']);
+  await waitForPort(simPort);
+  // The canned baselines answer with a body of the same size as the sim's GET int answer.
+  const sample = await fetchOnce(simPort, '/api/v1/device/system/0/serialnumber');
+  const { httpPort, rawPort, children } = await startBaselines(JSON.stringify(sample));
+  try {
+    loadTable(simPort, httpPort, rawPort);
+    await singleClient(simPort, httpPort);
   } finally {
-    for (const c of [sim, httpBase, rawBase]) c.kill();
+    for (const c of [sim, ...children]) c.kill();
   }
 }
 

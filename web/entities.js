@@ -63,9 +63,9 @@ function entityBlock(name, entity) {
       for (const op of Object.keys(all)) body.append(opRow(name, index, op, all[op]));
       applyFilter();
     }
-    for (const r of body.children) r.read && r.read();
+    for (const r of body.children) r.read?.();
   });
-  index.onchange = () => { for (const r of body.children) r.read && r.read(); };
+  index.onchange = () => { for (const r of body.children) r.read?.(); };
   block.append(entity.count > 1 ? el('label', null, 'instance ', index) : '', body);
   return block;
 }

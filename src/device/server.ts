@@ -47,7 +47,7 @@ export class DeviceServer implements TransportEvents {
     this.slots = new ConnectionSlots<Connection>(options.maxConnections);
     this.idleTimeoutMs = options.idleTimeoutMs;
     this.codec = options.codec;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the ECMA-419 callbacks run with `this` bound to the listener
     const self = this;
     this.listener = new Listener({
       port: options.port,

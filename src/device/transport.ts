@@ -54,7 +54,7 @@ export class DeviceTransport implements Transport {
   constructor(socket: TCP, events: TransportEvents, readBuffer: Uint8Array) {
     this.events = events;
     this.readBuffer = readBuffer;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the ECMA-419 callbacks run with `this` bound to the socket
     const self = this;
     this.tcp = new TCP({
       from: socket,

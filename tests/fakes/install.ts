@@ -3,7 +3,7 @@
 // this folder, and `trace` is a global that records into net.traces. Import this first in a test.
 // (tsconfig.json maps the same specifiers with `paths`, so the device code type-checks against them.)
 
-import Module = require('node:module');
+import Module from 'node:module';
 import { net } from './net';
 
 const FAKES: Record<string, string> = {

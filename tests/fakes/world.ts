@@ -79,7 +79,7 @@ export function put(path: string, value: unknown, extra = ''): string {
   return `PUT /api/v1/device/${path} HTTP/1.1${CRLF}Host: 192.168.1.50${CRLF}Content-Length: ${body.length}${CRLF}${extra}${CRLF}${body}`;
 }
 
-export interface Reply { status: number; head: string; json: any } // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface Reply { status: number; head: string; json: any }
 
 /** The complete responses a client has received (Content-Length framed; a partial one is left out). */
 export function replies(c: FakeClient): Reply[] {

@@ -1,4 +1,4 @@
-// esbuild bundling of the XS side, shared by tests/xs-parity.test.ts and tools/bench-xs.ts.
+// esbuild bundling of the XS side, shared by tests/xs-parity.test.ts and tools/bench-xs.mjs.
 
 import * as path from 'node:path';
 import { build } from 'esbuild';

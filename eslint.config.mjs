@@ -1,0 +1,102 @@
+// ESLint (flat config) with typescript-eslint: `make lint`, and `make test` runs it.
+// A small rule set, fast on purpose (no type-aware rules): typescript-eslint's `recommended`, the
+// size limits of DEVELOPERS.md (300 lines a file, 60 a function, counting every line), and the
+// device boundary (src/ and hal/ run under XS: no Node modules, no Buffer, no process, no require).
+import { builtinRules } from 'eslint/use-at-your-own-risk';
+import tseslint from 'typescript-eslint';
+
+// max-lines-per-function, except for the callback of a mocha `describe`: that callback is a list of
+// test cases (each `it` is a function of its own and is held to 60 lines), not one piece of logic.
+const coreMaxLinesPerFunction = builtinRules.get('max-lines-per-function');
+const isDescribeCallback = (node) =>
+  node.parent?.type === 'CallExpression' && node.parent.callee.type === 'Identifier' &&
+  node.parent.callee.name === 'describe' && node.parent.arguments.includes(node);
+const local = {
+  rules: {
+    'max-lines-per-function': {
+      meta: coreMaxLinesPerFunction.meta,
+      create(context) {
+        const listeners = coreMaxLinesPerFunction.create(context);
+        const skipDescribe = (listener) => (node) => { if (!isDescribeCallback(node)) listener(node); };
+        return Object.fromEntries(Object.entries(listeners).map(([k, f]) => [k, skipDescribe(f)]));
+      },
+    },
+  },
+};
+
+// Made by tools/ from data; their size is the size of the data (make gen / make build).
+const GENERATED = [
+  'src/api/route-table.ts',
+  'hal/entity-ops.ts',
+  'hal/entity-values.ts',
+  'src/web/console-page.ts',
+];
+
+export default tseslint.config(
+  {
+    ignores: ['build/**', 'node_modules/**', 'resources/**', 'docs/**', ...GENERATED],
+  },
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
+    plugins: { local },
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'local/max-lines-per-function': ['error', { max: 60, skipBlankLines: false, skipComments: false }],
+      // Arguments and locals named `_x` are kept on purpose (an interface's shape, a destructured
+      // value left out); everything else unused is dead code.
+      '@typescript-eslint/no-unused-vars': ['error', {
+        argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none',
+      }],
+    },
+  },
+  {
+    // Device side: what the XS engine offers, nothing from Node.
+    files: ['src/**/*.ts', 'hal/**/*.ts'],
+    rules: {
+      // Only the `node:` form: bare names such as `net`, `time` and `timer` are Moddable modules here
+      // (make check type-checks device code with no Node types, which catches a bare Node import).
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['node:*'], message: 'Device code runs under XS: no Node modules.' }],
+      }],
+      'no-restricted-globals': ['error',
+        { name: 'Buffer', message: 'Device code runs under XS: use Uint8Array.' },
+        { name: 'process', message: 'Device code runs under XS: no process.' },
+        { name: 'require', message: 'Device code runs under XS: use import.' },
+      ],
+    },
+  },
+  {
+    // Tests read parsed JSON replies as `any` and walk into them; the assertions check the shape.
+    files: ['tests/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The console's three scripts are inlined into one page, in order (console.js, live.js,
+    // entities.js), and share one scope: what one declares, the next uses.
+    files: ['web/*.js'],
+    rules: { '@typescript-eslint/no-unused-vars': 'off' },
+  },
+  // TEMPORARY: owned by other branches, lead removes after merge.
+  // These files break the size rules (or keep an unused import) today and are being reshaped on
+  // other branches (routing, simperf, kit, contract); only the rules they break are off, and only
+  // here. The report that added this block lists each violation (rule, line, function).
+  {
+    files: [
+      'hal/sim/analog.ts', 'hal/sim/digital.ts', 'hal/sim/ethernet.ts', 'hal/sim/module.ts',
+      'hal/sim/poe.ts', 'hal/sim/pointer.ts', 'hal/sim/port.ts', 'hal/sim/ports.ts',
+      'hal/sim/powerdelivery.ts', 'hal/sim/rail.ts', 'hal/sim/system.ts', 'hal/sim/usb.ts',
+      'host-sim/options.ts', 'host-sim/server.ts',
+      'src/api/api.ts', 'src/api/path-match.ts', 'src/http/request-parser.ts',
+    ],
+    rules: {
+      'max-lines': 'off',
+      'local/max-lines-per-function': 'off',
+      '@typescript-eslint/no-unused-vars': 'off',
+    },
+  },
+  // END TEMPORARY
+);
