@@ -8,7 +8,8 @@ import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, HalValue } from '../types';
 import type { BoardProfile } from './board';
 import { DeviceEntity } from './entity';
-import { evenUpTo, READ, RUN, WRITE, type OpTable } from './op-table';
+import { MODULE_OFFSETS } from '../kit/limits';
+import { READ, RUN, WRITE, type OpTable } from './op-table';
 import type { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
 import { ERR_STORAGE, ErrorWord } from '../kit/error-word';
@@ -33,7 +34,7 @@ const OPS: OpTable<Op> = deepFreeze({
   modulebaseaddress: { code: READ },
   modulehardwareoffset: { fixed: 0 },
   // Module addresses are even; the new offset takes effect after save and a reset.
-  modulesoftwareoffset: { setting: 'swoffset', factory: 0, limits: { values: evenUpTo(254) } },
+  modulesoftwareoffset: { setting: 'swoffset', factory: 0, limits: MODULE_OFFSETS },
   router: { setting: 'router', factory: 0 },
   routeraddresssetting: { setting: 'router', readOnly: true },
   hbinterval: { setting: 'hbint', factory: 10 },

@@ -9,15 +9,13 @@ import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
-import { indexOrNone, oneOf } from './limits';
+import { indexOrNone } from './limits';
+import { MODULE_OFFSETS } from '../kit/limits';
 import { asNumber } from '../kit/value-guards';
 import { bytesOfText, noise, slot } from './values';
 import { packVersion } from '../kit/version';
 
 /** Firmware identity the simulated module reports. */
-const EVEN_OFFSETS: number[] = [];
-for (let n = 0; n <= 254; n += 2) EVEN_OFFSETS.push(n);
-
 export const FIRMWARE = { major: 2, minor: 11, patch: 3, build: 0x5a17c0de };
 const HARDWARE_REVISION = 3;
 /** protocolfeatures: bit 0 REST API, bit 1 BrainStem link, bit 2 reflexes. */
@@ -99,8 +97,7 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
   const entity = makeEntity(ctx, 'system', {
     registers: regs,
     limits: {
-      // Module addresses are even: 0, 2, ... 254.
-      modulesoftwareoffset: oneOf(EVEN_OFFSETS),
+      modulesoftwareoffset: MODULE_OFFSETS,
       // An internal store slot, or 255 for none.
       bootslot: indexOrNone(stores.slotCount(0), 255),
     },
