@@ -36,7 +36,8 @@ const OPS: OpTable<Op> = deepFreeze({
   // Module addresses are even; the new offset takes effect after save and a reset.
   modulesoftwareoffset: { setting: 'swoffset', factory: 0, limits: MODULE_OFFSETS },
   router: { setting: 'router', factory: 0 },
-  routeraddresssetting: { setting: 'router', readOnly: true },
+  // The router saved for the next boot; `router` reads the one set since.
+  routeraddresssetting: { code: READ },
   hbinterval: { setting: 'hbint', factory: 10 },
   led: { code: READ | WRITE },
   ledmaxbrightness: { setting: 'ledmax', factory: 255 },
@@ -106,6 +107,7 @@ export class SystemEntity extends DeviceEntity<Op> {
     switch (op) {
       case 'module': return (b.moduleAddress + this.offsetAtBoot) & 0xff;
       case 'modulebaseaddress': return b.moduleAddress;
+      case 'routeraddresssetting': return this.settings.saved('sys.router');
       case 'led': return this.ledOn;
       case 'version': return this.firmware.version;
       case 'build': return this.firmware.build;
