@@ -14,6 +14,7 @@ import type { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
 import { ERR_STORAGE, ErrorWord } from '../kit/error-word';
 import { asBool } from '../kit/value-guards';
+import { packHardwareVersion } from '../kit/version';
 
 type Op = EntityOps['system'];
 
@@ -112,7 +113,7 @@ export class SystemEntity extends DeviceEntity<Op> {
       case 'version': return this.firmware.version;
       case 'build': return this.firmware.build;
       case 'model': return b.model;
-      case 'hardwareversion': return ((b.model << 24) | (b.hardwareVersion & 0xffffff)) >>> 0;
+      case 'hardwareversion': return packHardwareVersion(b.model, b.hardwareVersion);
       case 'serialnumber': return this.serial;
       // Time.ticks is milliseconds since boot; on ESP32 it wraps after 49.7 days, uptime with it.
       case 'uptime': return Math.floor(((Time.ticks - this.bootTicks) >>> 0) / 60000);
