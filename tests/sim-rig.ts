@@ -2,7 +2,7 @@
 // the ModuleHal interface, and an assertion on the HAL error code.
 
 import assert from 'node:assert/strict';
-import { ApiError } from '../src/api/errors';
+import { ApiError } from '../hal/kit/errors';
 import type { EntityHal, HalValue, ModuleHal } from '../hal/types';
 import { createSimModule, memoryStorage, type SimModule, type SimStorage } from '../hal/sim';
 

@@ -2,13 +2,15 @@
 // on frozen prototypes (one class per entity, no closure per operation); per-instance state is the few
 // fields each subclass declares. An operation is supported exactly when its row says where its value
 // comes from, so the capability table (501 aErrUnimplemented), the limits published and the limits
-// enforced all come from the same row.
+// enforced all come from the same row. The rules and their wording are the kit's (hal/kit/entity-rules.ts),
+// shared with the simulator; this class only says what a row can do and where its value lives.
 
-import { ApiError, aErrIndexRange, aErrUnimplemented } from '../../src/api/errors';
+import { CAN_READ, CAN_RUN, CAN_WRITE, cannot, checkSet, enter, publishedLimits, unsupported } from '../kit/entity-rules';
+import type { ApiError } from '../kit/errors';
+import { asBool, asBytes, asNumber, asString } from '../kit/value-guards';
 import type { EntityHal, HalValue, OpLimits } from '../types';
-import { checkLimits, READ, READ_ONLY, RUN, WRITE, type OpRow, type OpTable } from './op-table';
+import { READ, RUN, WRITE, type OpRow, type OpTable } from './op-table';
 import type { Settings, SettingValue } from './settings';
-import { asBool, asBytes, asNumber, asString } from './values';
 
 export class DeviceEntity<Op extends string> implements EntityHal<Op> {
   readonly count: number;
@@ -49,8 +51,7 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
   limits(op: Op): OpLimits | null {
     const row = this.ops[op];
     if (!row || !this.supports(op)) return null;
-    if (row.code === RUN) return null;
-    return this.writable(row) ? row.limits ?? null : READ_ONLY;
+    return publishedLimits(this.can(row), row.limits);
   }
 
   get(index: number, op: Op, params: readonly number[]): HalValue {
@@ -58,25 +59,24 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
     if (row.code !== undefined && row.code & READ) return this.read(index, op, params);
     if (row.setting !== undefined) return this.settings.get(this.key(index, row.setting));
     if (row.fixed !== undefined) return row.fixed;
-    throw this.unsupported(op);
+    throw cannot(this.name, op, CAN_READ);
   }
 
   set(index: number, op: Op, params: readonly number[], value: HalValue): void {
     const row = this.row(index, op);
-    if (!this.writable(row)) throw new ApiError(aErrUnimplemented, `${this.name}/${op} is read-only on this module`);
-    checkLimits(`${this.name}/${op}`, this.limits(op), value);
+    checkSet(this.name, index, op, this.can(row), this.limits(op), value);
     if (row.code !== undefined && row.code & WRITE) {
       this.write(index, op, params, value);
     } else if (row.setting !== undefined) {
       const key = this.key(index, row.setting);
       this.settings.set(key, this.sameType(this.settings.get(key), value, op));
       this.changed(index, op);
-    } // else a fixed value: checkLimits accepted exactly that value, nothing changes
+    } // else a fixed value: its limits accepted exactly that value, nothing changes
   }
 
   run(index: number, op: Op, params: readonly number[]): void {
     const row = this.row(index, op);
-    if (row.code === undefined || !(row.code & RUN)) throw this.unsupported(op);
+    if (!(this.can(row) & CAN_RUN)) throw cannot(this.name, op, CAN_RUN);
     this.action(index, op, params);
   }
 
@@ -102,23 +102,24 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
   protected changed(_index: number, _op: Op): void { /* settings that only take effect after a reset */ }
 
   protected unsupported(op: string): ApiError {
-    return new ApiError(aErrUnimplemented, `${this.name}/${op} is not available on this board`);
+    return unsupported(this.name, op);
   }
 
-  private writable(row: OpRow): boolean {
-    if (row.readOnly) return false;
-    if (row.code !== undefined && row.code & WRITE) return true;
-    return row.setting !== undefined || (row.fixed !== undefined && row.limits !== undefined);
+  /** CAN_* bits of a row: a fixed value is settable only to itself, when its limits say so. */
+  private can(row: OpRow): number {
+    const code = row.code ?? 0;
+    let can = code & RUN ? CAN_RUN : 0;
+    if (code & READ || row.setting !== undefined || row.fixed !== undefined) can |= CAN_READ;
+    if (!row.readOnly && (code & WRITE || row.setting !== undefined || (row.fixed !== undefined && row.limits !== undefined))) {
+      can |= CAN_WRITE;
+    }
+    return can;
   }
 
   private row(index: number, op: Op): OpRow {
     // The core checks the index against count; this guards direct callers.
-    if (!(index >= 0 && index < this.count)) {
-      throw new ApiError(aErrIndexRange, `${this.name} index ${index} out of range 0..${this.count - 1}`);
-    }
-    const row = this.ops[op];
-    if (!row || !this.supports(op)) throw this.unsupported(op);
-    return row;
+    enter(this.name, index, this.count, op, this.supports(op));
+    return this.ops[op]!;
   }
 
   /** A HAL caller handing the wrong JavaScript type is a bug (aErrParam): the setting keeps its type. */

@@ -12,7 +12,7 @@
 // boot, and leave that cache as an object xsl warns is "not frozen". ESP32's is native and preloaded
 // by the SDK itself.
 
-import { ApiError, aErrSize, aErrIO } from '../../src/api/errors';
+import { ApiError, aErrSize, aErrIO } from '../kit/errors';
 
 export type SettingValue = number | boolean | string | Uint8Array;
 
@@ -69,6 +69,13 @@ export class Settings {
     if (this.values[key] === undefined) throw new Error(`undefined setting ${key}`);
     if (value instanceof Uint8Array) value = value.slice(); // the core's buffer is reused
     this.values[key] = value;
+  }
+
+  /** The value saved for `key` (its factory value when none is): what the next boot will read. */
+  saved(key: string): SettingValue {
+    const factory = this.defaults[key];
+    if (factory === undefined) throw new Error(`undefined setting ${key}`);
+    return this.loadOne(key, factory);
   }
 
   /** system/save: every setting to Preference. */

@@ -3,10 +3,10 @@
 // date; a change first integrates up to now (the physics advances at most once per request).
 // `limits` is the one source of what the module accepts beyond the route table: limits(op) publishes it
 // (GET /api/v1/device/{serial}) and set() enforces it before the handler runs, so the two cannot drift.
+// The rules and their wording are the kit's (hal/kit/entity-rules.ts), shared with the device HAL.
 
-import { ApiError, aErrIndexRange, aErrUnimplemented } from '../../src/api/errors';
+import { CAN_READ, CAN_RUN, CAN_WRITE, cannot, checkSet, enter, publishedLimits } from '../kit/entity-rules';
 import type { EntityHal, EntityName, HalValue, OpLimits, OpsOf } from '../types';
-import { enforceLimits, READ_ONLY } from './limits';
 import type { SimContext } from './context';
 import { supportsOp } from './profile';
 import type { RegisterFile } from './registers';
@@ -33,20 +33,19 @@ export function makeEntity<E extends EntityName>(
 ): EntityHal<OpsOf<E>> {
   type Op = OpsOf<E>;
   const count = ctx.count(name);
-  const enter = (index: number, op: string): void => {
-    if (!(index >= 0 && index < count)) throw new ApiError(aErrIndexRange, `${name} index ${index} out of range 0..${count - 1}`);
-    if (!supportsOp(ctx.profile, name, op)) throw new ApiError(aErrUnimplemented, `${name}/${op} is not supported by this module`);
+  const supports = (op: Op): boolean => supportsOp(ctx.profile, name, op);
+  // A register is read and written plainly; a handler does the rest.
+  const can = (op: Op): number => {
+    const reg = b.registers?.has(op) ? CAN_READ | CAN_WRITE : 0;
+    return reg | (b.get?.[op] ? CAN_READ : 0) | (b.set?.[op] ? CAN_WRITE : 0) | (b.run?.[op] ? CAN_RUN : 0);
   };
-  const missing = (op: string, what: string): ApiError =>
-    new ApiError(aErrUnimplemented, `${name}/${op}: no ${what} on this module`);
   return {
     count,
-    supports: (op: Op) => supportsOp(ctx.profile, name, op),
+    supports,
     limit: (index: number, param: string) => (b.limit ? b.limit(index, param) : 0),
-    // An operation with neither a set handler nor a register cannot be set here: PUT answers 501.
-    limits: (op: Op) => b.limits?.[op] ?? (b.set?.[op] || b.registers?.has(op) ? null : READ_ONLY),
+    limits: (op: Op) => publishedLimits(can(op), b.limits?.[op]),
     get(index: number, op: Op, params: readonly number[]): HalValue {
-      enter(index, op);
+      enter(name, index, count, op, supports(op));
       const h = b.get?.[op];
       // A plain setting does not change with time: only derived values need the physics brought up to now.
       if (h) {
@@ -54,24 +53,22 @@ export function makeEntity<E extends EntityName>(
         return h(index, params);
       }
       if (b.registers?.has(op)) return b.registers.read(index, op, params);
-      throw missing(op, 'read');
+      throw cannot(name, op, CAN_READ);
     },
     set(index: number, op: Op, params: readonly number[], value: HalValue): void {
-      enter(index, op);
-      const l = b.limits?.[op];
-      if (l) enforceLimits(`${name} ${index} ${op}`, l, value);
+      enter(name, index, count, op, supports(op));
+      checkSet(name, index, op, can(op), b.limits?.[op], value);
       ctx.touch();
       const h = b.set?.[op];
       if (h) return h(index, params, value);
-      if (b.registers?.has(op)) return b.registers.write(index, op, params, value);
-      throw missing(op, 'write');
+      b.registers!.write(index, op, params, value); // checkSet found a register
     },
     run(index: number, op: Op, params: readonly number[]): void {
-      enter(index, op);
-      ctx.touch();
+      enter(name, index, count, op, supports(op));
       const h = b.run?.[op];
-      if (h) return h(index, params);
-      throw missing(op, 'action');
+      if (!h) throw cannot(name, op, CAN_RUN);
+      ctx.touch();
+      h(index, params);
     },
   };
 }
