@@ -47,6 +47,9 @@ export const ENTITY_NAMES: readonly string[] = deepFreeze([
   'usbsystem', 'userconfig',
 ]);
 
+/** Most path parameters any form takes (powerdelivery/0/powerdataobject/{partner}/{powerRole}/{ruleIndex}). */
+export const MAX_PATH_PARAMS = 3;
+
 /** Entities the spec lists as unsupported at this time: every operation answers 501. */
 export const UNSUPPORTED_ENTITIES: readonly string[] = deepFreeze(['app', 'i2c']);
 
@@ -88,6 +91,7 @@ function compile(): Table {
     };
     const ops = table[entity];
     if (!ops) throw new Error(`route table names unknown entity ${entity}`);
+    if (route.params.length > MAX_PATH_PARAMS) throw new Error(`route table: ${entity}/${op} takes over ${MAX_PATH_PARAMS} path parameters`);
     (ops[op] ??= []).push(route);
   }
   for (const entity in table) {
@@ -115,6 +119,34 @@ function allowOf(forms: readonly Route[], count: number): string {
 
 /** Deep-frozen: a preloaded build keeps the compiled table in flash. */
 const ROUTES: Table = deepFreeze(compile());
+
+const NO_ROUTES: readonly Route[] = deepFreeze<Route[]>([]);
+
+/** entity -> op -> the forms taking 0, 1, 2, 3 path parameters, made with the table (not per request). */
+type ByCount = { [entity: string]: { [op: string]: readonly (readonly Route[])[] } };
+
+function byCount(): ByCount {
+  const out: ByCount = Object.create(null);
+  for (const entity in ROUTES) {
+    out[entity] = Object.create(null);
+    for (const op in ROUTES[entity]) {
+      const lists: (readonly Route[])[] = [];
+      for (let n = 0; n <= MAX_PATH_PARAMS; n++) {
+        const forms = ROUTES[entity][op].filter((r) => r.params.length === n);
+        lists.push(forms.length ? forms : NO_ROUTES);
+      }
+      out[entity][op] = lists;
+    }
+  }
+  return out;
+}
+
+const BY_COUNT: ByCount = deepFreeze(byCount());
+
+/** The forms of `entity`/`op` (a known pair, lower case) taking `count` path parameters; empty if none. */
+export function formsWith(entity: string, op: string, count: number): readonly Route[] {
+  return count <= MAX_PATH_PARAMS ? BY_COUNT[entity][op][count] : NO_ROUTES;
+}
 
 /** Is `name` (lower case) an entity the API knows? */
 export function isEntity(name: string): boolean {

@@ -1,0 +1,61 @@
+// An Address (parse-path.ts) resolved against the devices this server reaches: the device, the
+// entity's HAL, the index checked against the HAL's instance count (DECISIONS.md §Addresses). A miss
+// is returned, never thrown: it is an everyday answer and a throw costs more than the whole lookup.
+
+import { ApiError, aErrIndexRange, aErrInvalidEntity, aErrNotFound } from './errors';
+import { ADDRESS_DEVICES, ADDRESS_ROUTE, NO_INDEX, NO_SERIAL, parsePath, type Address } from './parse-path';
+import type { Route } from './routes';
+import type { EntityHal, ModuleHal } from '../../hal/types';
+
+/** What a path names on this server. One is reused per Api (filled in place). */
+export class Target {
+  /** ADDRESS_DEVICES, ADDRESS_DEVICE or ADDRESS_ROUTE (parse-path.ts). */
+  kind = ADDRESS_DEVICES;
+  /** null only for the device list. */
+  device: ModuleHal | null = null;
+  /** The entity's HAL (ADDRESS_ROUTE only). */
+  hal: EntityHal | null = null;
+  entity = '';
+  index = 0;
+  op = '';
+  forms: readonly Route[] = [];
+  /** The extra path parameters as sent ('' when none): params.ts checks them. */
+  params = '';
+}
+Object.freeze(Target.prototype);
+
+/** Resolve `a` into `out`, or answer the 404 it earns. */
+export function resolve(a: Address, devices: readonly ModuleHal[], out: Target = new Target()): Target | ApiError {
+  let device: ModuleHal | null = null;
+  if (a.serial !== NO_SERIAL) {
+    for (let i = 0; i < devices.length && device === null; i++) if (devices[i].serialNumber === a.serial) device = devices[i];
+    if (device === null) return new ApiError(aErrNotFound, `no device with serial number ${a.serialText} on this server`);
+  } else if (a.kind === ADDRESS_ROUTE) {
+    if (devices.length !== 1) {
+      return new ApiError(aErrNotFound, `this server reaches ${devices.length} devices: put the serial number in the path, /api/v1/device/{serial}/${a.entityText}/...`);
+    }
+    device = devices[0];
+  }
+  out.kind = a.kind;
+  out.device = device;
+  out.hal = null;
+  out.entity = a.entity;
+  out.index = a.index === NO_INDEX ? 0 : a.index;
+  out.op = a.op;
+  out.forms = a.forms;
+  out.params = a.params;
+  if (a.kind !== ADDRESS_ROUTE) return out;
+  const hal = (device!.entities as { readonly [name: string]: EntityHal | undefined })[a.entity];
+  if (!hal) return new ApiError(aErrInvalidEntity, `this module has no ${a.entity} entity`);
+  if (a.index !== NO_INDEX && a.index >= hal.count) {
+    return new ApiError(aErrIndexRange, `${a.entity} index ${a.index} out of range 0..${hal.count - 1}`);
+  }
+  out.hal = hal;
+  return out;
+}
+
+/** Parse and resolve in one call, into new objects (the event stream's watch list, tests, benches). */
+export function lookup(path: string, devices: readonly ModuleHal[]): Target | ApiError {
+  const a = parsePath(path);
+  return a instanceof ApiError ? a : resolve(a, devices);
+}
