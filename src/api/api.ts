@@ -48,7 +48,7 @@ export class Api implements RequestHandler {
   private readonly consoleGzip: Uint8Array | null;
   /** The parsed path and what it names: one of each, filled in place by every request. */
   private readonly address = new Address();
-  private readonly target = new Target();
+  private readonly target = new Target(this.address);
   /** The device whose afterResponse runs after the current answer (a pending reset). */
   private lastDevice: ModuleHal | null = null;
   /** The device whose clock stamps the current answer. */
@@ -117,26 +117,27 @@ export class Api implements RequestHandler {
     if (t instanceof ApiError) return t;
     if (t.device) this.clockDevice = t.device;
     this.lastDevice = t.device;
-    if (t.kind !== ADDRESS_ROUTE) return answerListing(req, t, path, this.devices, this.clock, this.access, res);
+    if (t.address.kind !== ADDRESS_ROUTE) return answerListing(req, t, path, this.devices, this.clock, this.access, res);
     return this.operate(req, t, path, body, parameters, res);
   }
 
   /** An operation: method offered (405), access, capability (501), path parameters (400), the HAL. */
   private operate(req: HttpRequest, t: Target, path: string, body: object | ApiError | null, parameters: string,
     res: HttpResponse): ApiError | null {
-    const allow = t.forms[0].allow;
+    const a = t.address;
+    const allow = a.forms[0].allow;
     if (req.method === 'OPTIONS') return preflight(req, allow, this.access, res);
-    const route = pick(t.forms, req.method);
+    const route = pick(a.forms, req.method);
     if (!route) {
       res.allow = allow;
-      return notAllowed(req.method, t.entity + '/' + t.op, allow);
+      return notAllowed(req.method, a.entity + '/' + a.op, allow);
     }
     this.access.authorize(req, req.method === 'PUT' || route.get === 'none', res);
     const hal = t.hal!;
-    if (!hal.supports(t.op)) return new ApiError(aErrUnimplemented, `this module cannot do ${t.entity}/${t.op}`);
+    if (!hal.supports(a.op)) return new ApiError(aErrUnimplemented, `this module cannot do ${a.entity}/${a.op}`);
     if (req.method === 'PUT' && route.put !== 'BYTES') {
-      const limits = hal.limits ? hal.limits(t.op) : null;
-      if (limits && limits.readOnly) return new ApiError(aErrUnimplemented, `this module can read ${t.entity}/${t.op} but not set it`);
+      const limits = hal.limits ? hal.limits(a.op) : null;
+      if (limits && limits.readOnly) return new ApiError(aErrUnimplemented, `this module can read ${a.entity}/${a.op} but not set it`);
     }
     const params = checkParams(route, t);
     if (params instanceof ApiError) return params;

@@ -162,10 +162,10 @@ export class EventStreams {
     const base = path.slice(0, -EVENTS_SEGMENT.length);
     const match = lookup(base, devices);
     if (match instanceof ApiError) throw match;
-    if (match.kind === ADDRESS_DEVICES && devices.length !== 1) {
+    if (match.address.kind === ADDRESS_DEVICES && devices.length !== 1) {
       throw new ApiError(aErrParam, `this server reaches ${devices.length} devices: ask /api/v1/device/{serial}/events`);
     }
-    if (match.kind !== ADDRESS_DEVICE && match.kind !== ADDRESS_DEVICES) {
+    if (match.address.kind !== ADDRESS_DEVICE && match.address.kind !== ADDRESS_DEVICES) {
       throw new ApiError(aErrInvalidOption, `no event stream at ${path}; use /api/v1/device/{serial}/events`);
     }
     const device = match.device ?? devices[0];
@@ -194,9 +194,9 @@ export class EventStreams {
     for (const raw of entries) {
       const entry = raw.trim();
       const m = entry === '' || entry.charCodeAt(0) === 47 ? null : lookup(prefix + entry, devices);
-      const why = m === null ? 'empty or absolute' : m instanceof ApiError ? m.message : m.kind !== ADDRESS_ROUTE ? 'not an operation' : '';
-      const form = m && !(m instanceof ApiError) && m.kind === ADDRESS_ROUTE ? readableForm(m.forms) : null;
-      if (!form || m === null || m instanceof ApiError || !m.hal!.supports(m.op)) {
+      const why = m === null ? 'empty or absolute' : m instanceof ApiError ? m.message : m.address.kind !== ADDRESS_ROUTE ? 'not an operation' : '';
+      const form = m && !(m instanceof ApiError) && m.address.kind === ADDRESS_ROUTE ? readableForm(m.address.forms) : null;
+      if (!form || m === null || m instanceof ApiError || !m.hal!.supports(m.address.op)) {
         throw new ApiError(aErrParam, `watch entry '${entry}' names no readable operation` + (why ? `: ${why}` : ''));
       }
       stream.keys.push(JSON.stringify(entry) + ':');

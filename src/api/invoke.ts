@@ -19,26 +19,27 @@ import type { TextCodec } from '../util/text';
 export function invoke(req: HttpRequest, route: Route, t: Target, params: readonly number[],
   body: object | ApiError | null, codec: TextCodec, res: HttpResponse): string | ApiError {
   const hal = t.hal!;
+  const op = t.address.op;
   if (req.method === 'PUT') {
     // A raw body, copied: the parser's buffer is reused by the next request.
     if (route.put === 'BYTES') {
-      hal.set(t.index, t.op, params, req.body().slice());
+      hal.set(t.index, op, params, req.body().slice());
       return '{}';
     }
     const request = bodyValue(body);
     if (request instanceof ApiError) return request;
-    hal.set(t.index, t.op, params, decodeValue(route, request.value, codec));
-    const readBack = route.putEmpty ? null : getForm(t.forms);
-    return readBack ? formatValue(readBack, hal.get(t.index, t.op, params), codec) : '{}';
+    hal.set(t.index, op, params, decodeValue(route, request.value, codec));
+    const readBack = route.putEmpty ? null : getForm(t.address.forms);
+    return readBack ? formatValue(readBack, hal.get(t.index, op, params), codec) : '{}';
   }
   if (route.get === 'bytes') {
     res.contentType = 'application/octet-stream';
-    res.bytes = hal.get(t.index, t.op, params) as Uint8Array;
+    res.bytes = hal.get(t.index, op, params) as Uint8Array;
     return '';
   }
   if (route.get === 'none') {
-    hal.run(t.index, t.op, params);
+    hal.run(t.index, op, params);
     return '{}';
   }
-  return formatValue(route, hal.get(t.index, t.op, params), codec);
+  return formatValue(route, hal.get(t.index, op, params), codec);
 }

@@ -55,7 +55,7 @@ export function answerListing(req: HttpRequest, t: Target, path: string, devices
   if (miss) return miss;
   access.authorize(req, false, res);
   const timestamp = clock.format((t.device ?? devices[0]).now());
-  if (t.kind === ADDRESS_DEVICES) {
+  if (t.address.kind === ADDRESS_DEVICES) {
     const list: string[] = [];
     for (const d of devices) list.push(identity(d));
     res.body = envelope(timestamp, path, '{}', '[' + list.join(',') + ']');

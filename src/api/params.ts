@@ -8,11 +8,11 @@ import { deepFreeze } from '../util/freeze';
 
 const NO_PARAMS: readonly number[] = deepFreeze<number[]>([]);
 
-/** The values of `t.params` for `route` (whose count the parser already matched), or the 400 they earn. */
+/** The values of the path parameters of `t` for `route` (whose count the parser already matched), or the 400 they earn. */
 export function checkParams(route: Route, t: Target): readonly number[] | ApiError {
   const n = route.params.length;
   if (n === 0) return NO_PARAMS;
-  const text = t.params;
+  const text = t.address.params;
   const out: number[] = [];
   let at = 0;
   for (let k = 0; k < n; k++) {
@@ -28,7 +28,7 @@ export function checkParams(route: Route, t: Target): readonly number[] | ApiErr
     }
     const max = p.max >= 0 ? p.max : t.hal!.limit(t.index, p.name) - 1;
     if (v < p.min || v > max) {
-      return new ApiError(aErrRange, max < p.min ? `${t.entity} ${t.index} has no ${p.name}` : `${p.name} ${v} is out of range ${p.min}..${max}`);
+      return new ApiError(aErrRange, max < p.min ? `${t.address.entity} ${t.index} has no ${p.name}` : `${p.name} ${v} is out of range ${p.min}..${max}`);
     }
     out.push(v);
     at = end + 1;

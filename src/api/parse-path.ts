@@ -6,7 +6,7 @@
 // not know it as sent (entity and operation names match in any case).
 
 import { ApiError, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from './errors';
-import { formsWith, isEntity, routeForms, UNSUPPORTED_ENTITIES, type Route } from './routes';
+import { formsByCount, MAX_PATH_PARAMS, routeForms, UNSUPPORTED_ENTITIES, type FormsByCount, type Route } from './routes';
 import { hexPrefix, parseSerial } from './serial';
 import { deepFreeze } from '../util/freeze';
 
@@ -24,6 +24,7 @@ export const NO_INDEX = -1;
 
 const NO_FORMS: readonly Route[] = deepFreeze<Route[]>([]);
 const PREFIX = '/api/v1/';
+const DEVICE_ROOT = '/api/v1/device';
 
 /** A parsed path. One is reused per Api (filled in place): nothing is allocated per request for it. */
 export class Address {
@@ -60,66 +61,75 @@ Object.freeze(Address.prototype);
 
 /** Parse `path` (query already removed) into `out`, or answer the 404/501 miss it earns. */
 export function parsePath(path: string, out: Address = new Address()): Address | ApiError {
-  out.clear();
+  const n = path.length;
   if (!path.startsWith(PREFIX)) return notUnderApi(path);
-  if (path.indexOf('//') >= 0 || path.charCodeAt(path.length - 1) === 47) {
+  if (path.indexOf('//') >= 0 || path.charCodeAt(n - 1) === 47) {
     return new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`);
   }
   let at = rootEnd(path);
   if (at < 0) return notUnderApi(path);
-  if (at === path.length) return out;
-
-  let end = segmentEnd(path, ++at);
+  if (at === n) return out.clear();
+  let end = path.indexOf('/', ++at);
+  if (end < 0) end = n;
   let text = path.slice(at, end);
-  let name = entityName(text);
-  if (name === '') {
+  let name = text;
+  let ops = formsByCount(name);
+  if (!ops) ops = formsByCount(name = text.toLowerCase());
+  out.serial = NO_SERIAL;
+  out.serialText = '';
+  if (!ops) {
     const serial = parseSerial(text);
     if (serial < 0) return new ApiError(aErrInvalidEntity, `unknown entity '${text}'`);
-    out.kind = ADDRESS_DEVICE;
+    if (end === n) {
+      out.clear().kind = ADDRESS_DEVICE;
+      out.serial = text.length - hexPrefix(text) > 8 ? TOO_LONG_SERIAL : serial;
+      out.serialText = text;
+      return out;
+    }
     out.serial = text.length - hexPrefix(text) > 8 ? TOO_LONG_SERIAL : serial;
     out.serialText = text;
-    if (end === path.length) return out;
-    end = segmentEnd(path, at = end + 1);
+    at = end + 1;
+    end = path.indexOf('/', at);
+    if (end < 0) end = n;
     text = path.slice(at, end);
-    name = entityName(text);
-    if (name === '') return new ApiError(aErrInvalidEntity, `unknown entity '${text}'`);
+    ops = formsByCount(name = text);
+    if (!ops) ops = formsByCount(name = text.toLowerCase());
+    if (!ops) return new ApiError(aErrInvalidEntity, `unknown entity '${text}'`);
   }
-  if (UNSUPPORTED_ENTITIES.indexOf(name) >= 0) {
-    return new ApiError(aErrUnimplemented, `entity '${name}' is not supported`);
-  }
-  out.kind = ADDRESS_ROUTE;
+  if (UNSUPPORTED_ENTITIES.indexOf(name) >= 0) return new ApiError(aErrUnimplemented, `entity '${name}' is not supported`);
+  if (end === n) return new ApiError(aErrInvalidOption, `missing operation after ${name}`);
   out.entity = name;
   out.entityText = text;
-  if (end === path.length) return new ApiError(aErrInvalidOption, `missing operation after ${name}`);
-  end = segmentEnd(path, at = end + 1);
-  const index = indexAt(path, at, end);
-  if (index >= 0) {
-    out.index = index;
-    if (end === path.length) return new ApiError(aErrInvalidOption, `missing operation after ${name}/${index}`);
-    end = segmentEnd(path, at = end + 1);
+  at = end + 1;
+  end = path.indexOf('/', at);
+  if (end < 0) end = n;
+  out.index = indexAt(path, at, end);
+  if (out.index >= 0) {
+    if (end === n) return new ApiError(aErrInvalidOption, `missing operation after ${name}/${out.index}`);
+    at = end + 1;
+    end = path.indexOf('/', at);
+    if (end < 0) end = n;
   }
-  return parseOperation(path, at, end, out);
+  return parseOperation(path, at, end, ops, out);
 }
 
-/** The operation at path[at, end) and the parameters after it. */
-function parseOperation(path: string, at: number, end: number, out: Address): Address | ApiError {
-  const name = out.entity;
+/** The operation at path[at, end) (one of `ops`) and the parameters after it. */
+function parseOperation(path: string, at: number, end: number, ops: FormsByCount, out: Address): Address | ApiError {
   const text = path.slice(at, end);
   let op = text;
-  let all = routeForms(name, op);
-  if (!all) all = routeForms(name, op = text.toLowerCase());
-  if (!all) return new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${name}`);
-  out.op = op;
+  let lists = ops[op];
+  if (!lists) lists = ops[op = text.toLowerCase()];
+  if (!lists) return new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${out.entity}`);
   let given = 0;
-  if (end < path.length) {
-    out.params = path.slice(end + 1);
-    for (let i = end; i >= 0; i = path.indexOf('/', i + 1)) given++;
-  }
-  const forms = formsWith(name, op, given);
+  for (let i = end; i >= 0 && i < path.length; i = path.indexOf('/', i + 1)) given++;
+  const forms = given <= MAX_PATH_PARAMS ? lists[given] : NO_FORMS;
   if (forms.length === 0) {
-    return new ApiError(aErrInvalidOption, `${name}/${op} takes ${paramShapes(all)}; got ${given} path parameter${given === 1 ? '' : 's'}`);
+    return new ApiError(aErrInvalidOption, `${out.entity}/${op} takes ${paramShapes(routeForms(out.entity, op)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`);
   }
+  out.kind = ADDRESS_ROUTE;
+  out.op = op;
   out.forms = forms;
+  out.params = given === 0 ? '' : path.slice(end + 1);
   return out;
 }
 
@@ -127,27 +137,14 @@ function notUnderApi(path: string): ApiError {
   return new ApiError(aErrNotFound, `no resource at ${path}; start at /api/v1 (the API index)`);
 }
 
-/** Where the root segment (device or brainstem, any case) after /api/v1/ ends, or -1 for another root. */
+/** Where the root segment after /api/v1/ (device or brainstem, any case) ends, or -1 for another root. */
 function rootEnd(path: string): number {
-  const end = segmentEnd(path, PREFIX.length);
-  const length = end - PREFIX.length;
-  if (length === 6 && path.startsWith('device', PREFIX.length)) return end;
-  if (length === 9 && path.startsWith('brainstem', PREFIX.length)) return end;
-  if (length !== 6 && length !== 9) return -1;
+  const fast = DEVICE_ROOT.length;
+  if (path.startsWith(DEVICE_ROOT) && (path.length === fast || path.charCodeAt(fast) === 47)) return fast;
+  let end = path.indexOf('/', PREFIX.length);
+  if (end < 0) end = path.length;
   const root = path.slice(PREFIX.length, end).toLowerCase();
   return root === 'device' || root === 'brainstem' ? end : -1;
-}
-
-function segmentEnd(path: string, at: number): number {
-  const slash = path.indexOf('/', at);
-  return slash < 0 ? path.length : slash;
-}
-
-/** The entity a segment names (lower case), or '' when it names none. */
-function entityName(text: string): string {
-  if (isEntity(text)) return text;
-  const lower = text.toLowerCase();
-  return isEntity(lower) ? lower : '';
 }
 
 /** The index path[at, end) spells: decimal digits, no sign, no leading zero; -1 if it is not one. */

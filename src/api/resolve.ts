@@ -3,29 +3,28 @@
 // is returned, never thrown: it is an everyday answer and a throw costs more than the whole lookup.
 
 import { ApiError, aErrIndexRange, aErrInvalidEntity, aErrNotFound } from './errors';
-import { ADDRESS_DEVICES, ADDRESS_ROUTE, NO_INDEX, NO_SERIAL, parsePath, type Address } from './parse-path';
-import type { Route } from './routes';
+import { ADDRESS_ROUTE, NO_INDEX, NO_SERIAL, parsePath, type Address } from './parse-path';
 import type { EntityHal, ModuleHal } from '../../hal/types';
 
-/** What a path names on this server. One is reused per Api (filled in place). */
+/** What a path names on this server: its Address and what that finds. One is reused per Api. */
 export class Target {
-  /** ADDRESS_DEVICES, ADDRESS_DEVICE or ADDRESS_ROUTE (parse-path.ts). */
-  kind = ADDRESS_DEVICES;
+  /** The parsed path (kind, entity, op, forms, params as sent). */
+  address: Address;
   /** null only for the device list. */
   device: ModuleHal | null = null;
   /** The entity's HAL (ADDRESS_ROUTE only). */
   hal: EntityHal | null = null;
-  entity = '';
+  /** The index, 0 when the path gives none. */
   index = 0;
-  op = '';
-  forms: readonly Route[] = [];
-  /** The extra path parameters as sent ('' when none): params.ts checks them. */
-  params = '';
+
+  constructor(address: Address) {
+    this.address = address;
+  }
 }
 Object.freeze(Target.prototype);
 
 /** Resolve `a` into `out`, or answer the 404 it earns. */
-export function resolve(a: Address, devices: readonly ModuleHal[], out: Target = new Target()): Target | ApiError {
+export function resolve(a: Address, devices: readonly ModuleHal[], out: Target = new Target(a)): Target | ApiError {
   let device: ModuleHal | null = null;
   if (a.serial !== NO_SERIAL) {
     for (let i = 0; i < devices.length && device === null; i++) if (devices[i].serialNumber === a.serial) device = devices[i];
@@ -36,20 +35,14 @@ export function resolve(a: Address, devices: readonly ModuleHal[], out: Target =
     }
     device = devices[0];
   }
-  out.kind = a.kind;
+  out.address = a;
   out.device = device;
   out.hal = null;
-  out.entity = a.entity;
   out.index = a.index === NO_INDEX ? 0 : a.index;
-  out.op = a.op;
-  out.forms = a.forms;
-  out.params = a.params;
   if (a.kind !== ADDRESS_ROUTE) return out;
   const hal = (device!.entities as { readonly [name: string]: EntityHal | undefined })[a.entity];
   if (!hal) return new ApiError(aErrInvalidEntity, `this module has no ${a.entity} entity`);
-  if (a.index !== NO_INDEX && a.index >= hal.count) {
-    return new ApiError(aErrIndexRange, `${a.entity} index ${a.index} out of range 0..${hal.count - 1}`);
-  }
+  if (a.index >= hal.count) return new ApiError(aErrIndexRange, `${a.entity} index ${a.index} out of range 0..${hal.count - 1}`);
   out.hal = hal;
   return out;
 }

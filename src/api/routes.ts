@@ -143,7 +143,15 @@ function byCount(): ByCount {
 
 const BY_COUNT: ByCount = deepFreeze(byCount());
 
-/** The forms of `entity`/`op` (a known pair, lower case) taking `count` path parameters; empty if none. */
+/** An entity's operations (lower case), each to its forms by path-parameter count, or undefined. */
+export type FormsByCount = { readonly [op: string]: readonly (readonly Route[])[] | undefined };
+
+/** The operations of `entity` (lower case) with their forms by count, or undefined for no entity. */
+export function formsByCount(entity: string): FormsByCount | undefined {
+  return BY_COUNT[entity];
+}
+
+/** The forms of a known `entity`/`op` taking `count` path parameters; empty if none. */
 export function formsWith(entity: string, op: string, count: number): readonly Route[] {
   return count <= MAX_PATH_PARAMS ? BY_COUNT[entity][op][count] : NO_ROUTES;
 }
