@@ -81,9 +81,9 @@ describe('parsePath (pure)', () => {
       if (e.entity !== undefined) assert.equal(a.entity, e.entity);
       if (e.index !== undefined) assert.equal(a.index, e.index);
       if (e.op !== undefined) assert.equal(a.op, e.op);
-      if (e.params !== undefined) assert.equal(a.params, e.params);
-      if (e.count !== undefined) for (const r of a.forms) assert.equal(r.params.length, e.count);
-      if (a.kind === ADDRESS_ROUTE) assert.ok(a.forms.length > 0);
+      if (e.params !== undefined) assert.equal(a.segments.slice(a.paramAt).join('/'), e.params);
+      if (e.count !== undefined) for (const r of a.forms!.routes) assert.equal(r.params.length, e.count);
+      if (a.kind === ADDRESS_ROUTE) assert.ok(a.forms!.routes.length > 0);
     });
   }
 
@@ -104,17 +104,23 @@ describe('parsePath (pure)', () => {
     assert.equal(a.serialText, '0xCAFE');
     assert.equal(a.entityText, 'Rail');
     const b = parsePath(B, out) as Address;
-    assert.deepEqual([b.kind, b.serial, b.serialText, b.entity, b.index, b.op, b.params, b.forms.length],
-      [ADDRESS_DEVICES, NO_SERIAL, '', '', NO_INDEX, '', '', 0]);
+    assert.deepEqual([b.kind, b.serial, b.serialText, b.entity, b.index, b.op, b.forms, b.segments.length],
+      [ADDRESS_DEVICES, NO_SERIAL, '', '', NO_INDEX, '', null, 0]);
     const c = parsePath(`${B}/system/serialnumber`, out) as Address;
     assert.deepEqual([c.serial, c.serialText, c.index], [NO_SERIAL, '', NO_INDEX]);
   });
 
-  it('gives the Allow of the picked forms from the table (no per-request work)', () => {
+  it('gives the picked forms, what each method runs and Allow from the frozen table (no per-request work)', () => {
     const a = parsePath(`${B}/system/0/hbinterval`) as Address;
-    assert.equal(a.forms[0].allow, 'GET, HEAD, PUT, OPTIONS');
+    assert.equal(a.forms!.allow, 'GET, HEAD, PUT, OPTIONS');
+    assert.equal(a.forms!.get, a.forms!.put);
+    assert.equal(a.forms!.readBack, a.forms!.get);
     const r = parsePath(`${B}/system/0/reset`) as Address;
-    assert.equal(r.forms[0].allow, 'GET, OPTIONS');
+    assert.equal(r.forms!.allow, 'GET, OPTIONS');
+    assert.equal(r.forms!.head, null);
+    assert.equal(r.forms!.get!.get, 'none');
+    const pdo = parsePath(`${B}/powerdelivery/0/powerdataobject/1/2`) as Address;
+    assert.equal(pdo.forms!.put!.params.length, 2);
     assert.ok(Object.isFrozen(a.forms));
   });
 });

@@ -89,12 +89,12 @@ describe('resolve (with a fake module)', () => {
 
   it('checks path parameters against the table and the module bound (params.ts)', () => {
     const t = lookup(`${B}/store/1/slotdata/3`, [ONE]) as Target;
-    assert.deepEqual(checkParams(t.address.forms[0], t), [3]);
+    assert.deepEqual(checkParams(t.address.forms!.routes[0], t), [3]);
     const over = lookup(`${B}/store/1/slotdata/4`, [ONE]) as Target;
-    miss(checkParams(over.address.forms[0], over) as ApiError, 400, 'aErrRange', /^slot 4 is out of range 0\.\.3$/);
+    miss(checkParams(over.address.forms!.routes[0], over) as ApiError, 400, 'aErrRange', /^slot 4 is out of range 0\.\.3$/);
     const word = lookup(`${B}/store/1/slotdata/x1`, [ONE]) as Target;
-    miss(checkParams(word.address.forms[0], word) as ApiError, 400, 'aErrParse', /^slot must be a decimal integer, got 'x1'$/);
+    miss(checkParams(word.address.forms!.routes[0], word) as ApiError, 400, 'aErrParse', /^slot must be a decimal integer, got 'x1'$/);
     const long = lookup(`${B}/store/1/slotdata/12345678901`, [ONE]) as Target;
-    miss(checkParams(long.address.forms[0], long) as ApiError, 400, 'aErrRange', /^slot 12345678901 is out of range$/);
+    miss(checkParams(long.address.forms!.routes[0], long) as ApiError, 400, 'aErrRange', /^slot 12345678901 is out of range$/);
   });
 });

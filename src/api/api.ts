@@ -125,9 +125,9 @@ export class Api implements RequestHandler {
   private operate(req: HttpRequest, t: Target, path: string, body: object | ApiError | null, parameters: string,
     res: HttpResponse): ApiError | null {
     const a = t.address;
-    const allow = a.forms[0].allow;
+    const allow = a.forms!.allow;
     if (req.method === 'OPTIONS') return preflight(req, allow, this.access, res);
-    const route = pick(a.forms, req.method);
+    const route = pick(a.forms!, req.method);
     if (!route) {
       res.allow = allow;
       return notAllowed(req.method, a.entity + '/' + a.op, allow);

@@ -195,7 +195,7 @@ export class EventStreams {
       const entry = raw.trim();
       const m = entry === '' || entry.charCodeAt(0) === 47 ? null : lookup(prefix + entry, devices);
       const why = m === null ? 'empty or absolute' : m instanceof ApiError ? m.message : m.address.kind !== ADDRESS_ROUTE ? 'not an operation' : '';
-      const form = m && !(m instanceof ApiError) && m.address.kind === ADDRESS_ROUTE ? readableForm(m.address.forms) : null;
+      const form = m && !(m instanceof ApiError) && m.address.kind === ADDRESS_ROUTE ? readableForm(m.address.forms!.routes) : null;
       if (!form || m === null || m instanceof ApiError || !m.hal!.supports(m.address.op)) {
         throw new ApiError(aErrParam, `watch entry '${entry}' names no readable operation` + (why ? `: ${why}` : ''));
       }

@@ -3,7 +3,6 @@
 // modules and caught once, by Api.handle; a fault of the body is returned.
 
 import { ApiError } from './errors';
-import { getForm } from './methods';
 import { bodyValue } from './request-body';
 import { decodeValue } from './value-decode';
 import { formatValue } from './value-format';
@@ -29,7 +28,7 @@ export function invoke(req: HttpRequest, route: Route, t: Target, params: readon
     const request = bodyValue(body);
     if (request instanceof ApiError) return request;
     hal.set(t.index, op, params, decodeValue(route, request.value, codec));
-    const readBack = route.putEmpty ? null : getForm(t.address.forms);
+    const readBack = route.putEmpty ? null : t.address.forms!.readBack;
     return readBack ? formatValue(readBack, hal.get(t.index, op, params), codec) : '{}';
   }
   if (route.get === 'bytes') {

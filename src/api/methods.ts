@@ -1,8 +1,9 @@
 // Methods (DECISIONS.md §Requests): which the server knows (others: 501), which form of an operation
-// a method takes, and the 405 answer with its Allow value (precomputed with the route table).
+// a method takes, and the 405 answer with its Allow value (both precomputed with the route table).
 
 import { ApiError, aErrInvalidOption, aErrUnimplemented } from './errors';
 import type { Route } from './routes';
+import type { Forms } from './forms';
 import { deepFreeze } from '../util/freeze';
 
 /** Methods this server knows; any other answers 501. */
@@ -22,17 +23,7 @@ export function notAllowed(method: string, what: string, allow: string): ApiErro
   return new ApiError(aErrInvalidOption, `${method} is not allowed on ${what}; allowed: ${allow}`, 405);
 }
 
-/** The form `method` runs (GET and HEAD read, HEAD never runs an action, PUT sets), or null. */
-export function pick(forms: readonly Route[], method: string): Route | null {
-  for (const r of forms) {
-    if ((method === 'GET' && r.get !== '-') || (method === 'HEAD' && r.get !== '-' && r.get !== 'none') ||
-      (method === 'PUT' && r.put !== '-')) return r;
-  }
-  return null;
-}
-
-/** The form a PUT's answer reads back with (a GET that reads a value), or null. */
-export function getForm(forms: readonly Route[]): Route | null {
-  for (const r of forms) if (r.get !== '-' && r.get !== 'none') return r;
-  return null;
+/** The form `method` runs (forms.ts made the choice with the table), or null when it is not offered. */
+export function pick(forms: Forms, method: string): Route | null {
+  return method === 'GET' ? forms.get : method === 'HEAD' ? forms.head : method === 'PUT' ? forms.put : null;
 }

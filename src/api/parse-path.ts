@@ -1,12 +1,14 @@
 // The path parser: /api/v1/{device|brainstem}[/{serial}][/{entity}[/{index}]/{operation}[/{param}...]]
-// read left to right into an Address (DECISIONS.md §Addresses). Pure: a string and the static route
-// table in, an Address or a miss out; no devices, no HAL (resolve.ts looks those up). A path with a
-// fault of form and one of substance (a serial naming no device) reports the fault of form.
-// No split and no regexes: one scan with indexOf; a segment is lower-cased only when the table does
-// not know it as sent (entity and operation names match in any case).
+// read left to right into an Address (DECISIONS.md §Addresses). Pure: a string and the static tables
+// in (forms.ts), an Address or a miss out; no devices, no HAL (resolve.ts looks those up). A path with
+// a fault of form and one of substance (a serial naming no device) reports the fault of form.
+// One split and no regexes (under XS a native call costs about as much as ten bytecodes, so one
+// split beats scanning with indexOf); a segment is lower-cased only when the table does not know it
+// as sent (entity and operation names match in any case).
 
 import { ApiError, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from './errors';
-import { formsByCount, MAX_PATH_PARAMS, routeForms, UNSUPPORTED_ENTITIES, type FormsByCount, type Route } from './routes';
+import { ENTITY_FORMS, UNSUPPORTED, type EntityForms, type Forms } from './forms';
+import { MAX_PATH_PARAMS, routeForms, type Route } from './routes';
 import { hexPrefix, parseSerial } from './serial';
 import { deepFreeze } from '../util/freeze';
 
@@ -22,11 +24,9 @@ export const TOO_LONG_SERIAL = 0x100000000;
 /** Address.index when the path has no index segment (the operation's index is then 0). */
 export const NO_INDEX = -1;
 
-const NO_FORMS: readonly Route[] = deepFreeze<Route[]>([]);
-const PREFIX = '/api/v1/';
-const DEVICE_ROOT = '/api/v1/device';
+const NO_SEGMENTS: readonly string[] = deepFreeze<string[]>([]);
 
-/** A parsed path. One is reused per Api (filled in place): nothing is allocated per request for it. */
+/** A parsed path. One is reused per Api (filled in place): nothing is allocated for it per request. */
 export class Address {
   kind = ADDRESS_DEVICES;
   /** The serial number the path names, NO_SERIAL or TOO_LONG_SERIAL. */
@@ -39,21 +39,23 @@ export class Address {
   index = NO_INDEX;
   /** The operation, lower case. */
   op = '';
-  /** The operation's forms taking as many path parameters as the path gives (never empty). */
-  forms: readonly Route[] = NO_FORMS;
-  /** The extra path parameters as sent, '/'-separated, not yet checked ('' when none). */
-  params = '';
+  /** The operation's forms taking as many path parameters as the path gives (ADDRESS_ROUTE only). */
+  forms: Forms | null = null;
+  /** The path's segments ([0] is ''): the extra path parameters, as sent, are segments[paramAt...]. */
+  segments: readonly string[] = NO_SEGMENTS;
+  paramAt = 0;
 
-  clear(): this {
-    this.kind = ADDRESS_DEVICES;
+  clear(kind: number): this {
+    this.kind = kind;
     this.serial = NO_SERIAL;
     this.serialText = '';
     this.entity = '';
     this.entityText = '';
     this.index = NO_INDEX;
     this.op = '';
-    this.forms = NO_FORMS;
-    this.params = '';
+    this.forms = null;
+    this.segments = NO_SEGMENTS;
+    this.paramAt = 0;
     return this;
   }
 }
@@ -61,75 +63,64 @@ Object.freeze(Address.prototype);
 
 /** Parse `path` (query already removed) into `out`, or answer the 404/501 miss it earns. */
 export function parsePath(path: string, out: Address = new Address()): Address | ApiError {
-  const n = path.length;
-  if (!path.startsWith(PREFIX)) return notUnderApi(path);
-  if (path.indexOf('//') >= 0 || path.charCodeAt(n - 1) === 47) {
-    return new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`);
-  }
-  let at = rootEnd(path);
-  if (at < 0) return notUnderApi(path);
-  if (at === n) return out.clear();
-  let end = path.indexOf('/', ++at);
-  if (end < 0) end = n;
-  let text = path.slice(at, end);
+  const seg = path.split('/');
+  const n = seg.length;
+  if (n < 4 || seg[0] !== '' || seg[1] !== 'api' || seg[2] !== 'v1') return notUnderApi(path);
+  if (seg[n - 1] === '' || path.indexOf('//') >= 0) return new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`);
+  const root = seg[3];
+  if (root !== 'device' && root !== 'brainstem' && !isRoot(root.toLowerCase())) return notUnderApi(path);
+  if (n === 4) return out.clear(ADDRESS_DEVICES);
+
+  let i = 4;
+  let text = seg[4];
   let name = text;
-  let ops = formsByCount(name);
-  if (!ops) ops = formsByCount(name = text.toLowerCase());
-  out.serial = NO_SERIAL;
-  out.serialText = '';
+  let ops = ENTITY_FORMS[name];
+  if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
+  let serial = NO_SERIAL;
   if (!ops) {
-    const serial = parseSerial(text);
+    serial = parseSerial(text);
     if (serial < 0) return new ApiError(aErrInvalidEntity, `unknown entity '${text}'`);
-    if (end === n) {
-      out.clear().kind = ADDRESS_DEVICE;
-      out.serial = text.length - hexPrefix(text) > 8 ? TOO_LONG_SERIAL : serial;
+    if (text.length - hexPrefix(text) > 8) serial = TOO_LONG_SERIAL;
+    if (n === 5) {
+      out.clear(ADDRESS_DEVICE).serial = serial;
       out.serialText = text;
       return out;
     }
-    out.serial = text.length - hexPrefix(text) > 8 ? TOO_LONG_SERIAL : serial;
     out.serialText = text;
-    at = end + 1;
-    end = path.indexOf('/', at);
-    if (end < 0) end = n;
-    text = path.slice(at, end);
-    ops = formsByCount(name = text);
-    if (!ops) ops = formsByCount(name = text.toLowerCase());
+    text = seg[i = 5];
+    ops = ENTITY_FORMS[name = text];
+    if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
     if (!ops) return new ApiError(aErrInvalidEntity, `unknown entity '${text}'`);
+  } else {
+    out.serialText = '';
   }
-  if (UNSUPPORTED_ENTITIES.indexOf(name) >= 0) return new ApiError(aErrUnimplemented, `entity '${name}' is not supported`);
-  if (end === n) return new ApiError(aErrInvalidOption, `missing operation after ${name}`);
+  if (ops === UNSUPPORTED) return new ApiError(aErrUnimplemented, `entity '${name}' is not supported`);
+  if (++i === n) return new ApiError(aErrInvalidOption, `missing operation after ${name}`);
+  const index = parseIndex(seg[i]);
+  if (index >= 0 && ++i === n) return new ApiError(aErrInvalidOption, `missing operation after ${name}/${index}`);
+  out.kind = ADDRESS_ROUTE;
+  out.serial = serial;
   out.entity = name;
   out.entityText = text;
-  at = end + 1;
-  end = path.indexOf('/', at);
-  if (end < 0) end = n;
-  out.index = indexAt(path, at, end);
-  if (out.index >= 0) {
-    if (end === n) return new ApiError(aErrInvalidOption, `missing operation after ${name}/${out.index}`);
-    at = end + 1;
-    end = path.indexOf('/', at);
-    if (end < 0) end = n;
-  }
-  return parseOperation(path, at, end, ops, out);
+  out.index = index;
+  out.segments = seg;
+  out.paramAt = i + 1;
+  return parseOperation(seg[i], ops, out);
 }
 
-/** The operation at path[at, end) (one of `ops`) and the parameters after it. */
-function parseOperation(path: string, at: number, end: number, ops: FormsByCount, out: Address): Address | ApiError {
-  const text = path.slice(at, end);
+/** The operation `text` (one of `ops`) and the count of path parameters after it. */
+function parseOperation(text: string, ops: EntityForms, out: Address): Address | ApiError {
   let op = text;
   let lists = ops[op];
   if (!lists) lists = ops[op = text.toLowerCase()];
   if (!lists) return new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${out.entity}`);
-  let given = 0;
-  for (let i = end; i >= 0 && i < path.length; i = path.indexOf('/', i + 1)) given++;
-  const forms = given <= MAX_PATH_PARAMS ? lists[given] : NO_FORMS;
-  if (forms.length === 0) {
+  const given = out.segments.length - out.paramAt;
+  const forms = given <= MAX_PATH_PARAMS ? lists[given] : null;
+  if (!forms) {
     return new ApiError(aErrInvalidOption, `${out.entity}/${op} takes ${paramShapes(routeForms(out.entity, op)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`);
   }
-  out.kind = ADDRESS_ROUTE;
   out.op = op;
   out.forms = forms;
-  out.params = given === 0 ? '' : path.slice(end + 1);
   return out;
 }
 
@@ -137,22 +128,17 @@ function notUnderApi(path: string): ApiError {
   return new ApiError(aErrNotFound, `no resource at ${path}; start at /api/v1 (the API index)`);
 }
 
-/** Where the root segment after /api/v1/ (device or brainstem, any case) ends, or -1 for another root. */
-function rootEnd(path: string): number {
-  const fast = DEVICE_ROOT.length;
-  if (path.startsWith(DEVICE_ROOT) && (path.length === fast || path.charCodeAt(fast) === 47)) return fast;
-  let end = path.indexOf('/', PREFIX.length);
-  if (end < 0) end = path.length;
-  const root = path.slice(PREFIX.length, end).toLowerCase();
-  return root === 'device' || root === 'brainstem' ? end : -1;
+function isRoot(lower: string): boolean {
+  return lower === 'device' || lower === 'brainstem';
 }
 
-/** The index path[at, end) spells: decimal digits, no sign, no leading zero; -1 if it is not one. */
-function indexAt(path: string, at: number, end: number): number {
-  if (end - at > 1 && path.charCodeAt(at) === 48) return -1;
+/** An index: decimal digits, no sign, no leading zero; -1 if the segment is not one. */
+function parseIndex(segment: string): number {
+  const n = segment.length;
+  if (n > 1 && segment.charCodeAt(0) === 48) return -1;
   let v = 0;
-  for (let i = at; i < end; i++) {
-    const d = path.charCodeAt(i) - 48;
+  for (let i = 0; i < n; i++) {
+    const d = segment.charCodeAt(i) - 48;
     if (d < 0 || d > 9) return -1;
     v = v * 10 + d;
   }

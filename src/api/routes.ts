@@ -120,42 +120,6 @@ function allowOf(forms: readonly Route[], count: number): string {
 /** Deep-frozen: a preloaded build keeps the compiled table in flash. */
 const ROUTES: Table = deepFreeze(compile());
 
-const NO_ROUTES: readonly Route[] = deepFreeze<Route[]>([]);
-
-/** entity -> op -> the forms taking 0, 1, 2, 3 path parameters, made with the table (not per request). */
-type ByCount = { [entity: string]: { [op: string]: readonly (readonly Route[])[] } };
-
-function byCount(): ByCount {
-  const out: ByCount = Object.create(null);
-  for (const entity in ROUTES) {
-    out[entity] = Object.create(null);
-    for (const op in ROUTES[entity]) {
-      const lists: (readonly Route[])[] = [];
-      for (let n = 0; n <= MAX_PATH_PARAMS; n++) {
-        const forms = ROUTES[entity][op].filter((r) => r.params.length === n);
-        lists.push(forms.length ? forms : NO_ROUTES);
-      }
-      out[entity][op] = lists;
-    }
-  }
-  return out;
-}
-
-const BY_COUNT: ByCount = deepFreeze(byCount());
-
-/** An entity's operations (lower case), each to its forms by path-parameter count, or undefined. */
-export type FormsByCount = { readonly [op: string]: readonly (readonly Route[])[] | undefined };
-
-/** The operations of `entity` (lower case) with their forms by count, or undefined for no entity. */
-export function formsByCount(entity: string): FormsByCount | undefined {
-  return BY_COUNT[entity];
-}
-
-/** The forms of a known `entity`/`op` taking `count` path parameters; empty if none. */
-export function formsWith(entity: string, op: string, count: number): readonly Route[] {
-  return count <= MAX_PATH_PARAMS ? BY_COUNT[entity][op][count] : NO_ROUTES;
-}
-
 /** Is `name` (lower case) an entity the API knows? */
 export function isEntity(name: string): boolean {
   return ROUTES[name] !== undefined;

@@ -77,7 +77,7 @@ function prepare(request: string): number {
     kind.response = kind.envelope.slice(kind.envelope.indexOf('"response":') + 11, -1);
   } else {
     kind.value = m.hal!.get(m.index, m.address.op, []);
-    kind.response = formatValue(m.address.forms[0], kind.value, codec);
+    kind.response = formatValue(m.address.forms!.routes[0], kind.value, codec);
   }
   kinds.push(kind);
   return kinds.length - 1;
@@ -89,13 +89,13 @@ function run(k: Kind, stage: number): void {
   switch (stage) {
     case 1: parser.reset(); parser.feed(k.bytes, 0, k.bytes.length); break;
     case 2: route(k.path); break;
-    case 3: if (k.body) decodeValue(m.address.forms[0], (JSON.parse(k.body) as { value: unknown }).value, codec); break;
+    case 3: if (k.body) decodeValue(m.address.forms!.routes[0], (JSON.parse(k.body) as { value: unknown }).value, codec); break;
     case 4:
       if (!isRoute) break;
       if (k.body) m.hal!.set(m.index, m.address.op, [], (JSON.parse(k.body) as { value: HalValue }).value);
       m.hal!.get(m.index, m.address.op, []);
       break;
-    case 5: if (isRoute) formatValue(m.address.forms[0], k.value, codec); break;
+    case 5: if (isRoute) formatValue(m.address.forms!.routes[0], k.value, codec); break;
     case 6: envelope(clock.format(now()), k.path, k.body || '{}', k.response); break;
     case 7: res.body = k.envelope; writeResponse(res, false, codec); break;
     case 8: connection.receive(k.bytes); break;
