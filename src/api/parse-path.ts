@@ -31,31 +31,40 @@ export class Address {
   kind = ADDRESS_DEVICES;
   /** The serial number the path names, NO_SERIAL or TOO_LONG_SERIAL. */
   serial = NO_SERIAL;
-  /** The serial segment as sent ('' when none), for messages. */
-  serialText = '';
-  /** The entity, lower case, and as sent. */
+  /** The entity, lower case. */
   entity = '';
-  entityText = '';
   index = NO_INDEX;
   /** The operation, lower case. */
   op = '';
   /** The operation's forms taking as many path parameters as the path gives (ADDRESS_ROUTE only). */
   forms: Forms | null = null;
-  /** The path's segments ([0] is ''): the extra path parameters, as sent, are segments[paramAt...]. */
+  /** The path's segments as sent ([0] is ''), kept for the texts below (under XS a field set costs
+   * about six computrons a request; a getter costs only when a message needs it). */
   segments: readonly string[] = NO_SEGMENTS;
-  paramAt = 0;
+
+  /** The serial segment as sent ('' when none). */
+  get serialText(): string {
+    return this.serial === NO_SERIAL ? '' : this.segments[4];
+  }
+
+  /** The entity segment as sent ('' when none). */
+  get entityText(): string {
+    return this.entity === '' ? '' : this.segments[this.serial === NO_SERIAL ? 4 : 5];
+  }
+
+  /** Where the extra path parameters start in `segments`. */
+  get paramAt(): number {
+    return (this.serial === NO_SERIAL ? 6 : 7) + (this.index === NO_INDEX ? 0 : 1);
+  }
 
   clear(kind: number): this {
     this.kind = kind;
     this.serial = NO_SERIAL;
-    this.serialText = '';
     this.entity = '';
-    this.entityText = '';
     this.index = NO_INDEX;
     this.op = '';
     this.forms = null;
     this.segments = NO_SEGMENTS;
-    this.paramAt = 0;
     return this;
   }
 }
@@ -83,16 +92,13 @@ export function parsePath(path: string, out: Address = new Address()): Address |
     if (text.length - hexPrefix(text) > 8) serial = TOO_LONG_SERIAL;
     if (n === 5) {
       out.clear(ADDRESS_DEVICE).serial = serial;
-      out.serialText = text;
+      out.segments = seg;
       return out;
     }
-    out.serialText = text;
     text = seg[i = 5];
     ops = ENTITY_FORMS[name = text];
     if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
     if (!ops) return new ApiError(aErrInvalidEntity, `unknown entity '${text}'`);
-  } else {
-    out.serialText = '';
   }
   if (ops === UNSUPPORTED) return new ApiError(aErrUnimplemented, `entity '${name}' is not supported`);
   if (++i === n) return new ApiError(aErrInvalidOption, `missing operation after ${name}`);
@@ -101,20 +107,17 @@ export function parsePath(path: string, out: Address = new Address()): Address |
   out.kind = ADDRESS_ROUTE;
   out.serial = serial;
   out.entity = name;
-  out.entityText = text;
   out.index = index;
   out.segments = seg;
-  out.paramAt = i + 1;
-  return parseOperation(seg[i], ops, out);
+  return parseOperation(seg[i], n - i - 1, ops, out);
 }
 
-/** The operation `text` (one of `ops`) and the count of path parameters after it. */
-function parseOperation(text: string, ops: EntityForms, out: Address): Address | ApiError {
+/** The operation `text` (one of `ops`) and its forms taking `given` path parameters. */
+function parseOperation(text: string, given: number, ops: EntityForms, out: Address): Address | ApiError {
   let op = text;
   let lists = ops[op];
   if (!lists) lists = ops[op = text.toLowerCase()];
   if (!lists) return new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${out.entity}`);
-  const given = out.segments.length - out.paramAt;
   const forms = given <= MAX_PATH_PARAMS ? lists[given] : null;
   if (!forms) {
     return new ApiError(aErrInvalidOption, `${out.entity}/${op} takes ${paramShapes(routeForms(out.entity, op)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`);
