@@ -5,7 +5,7 @@
 // as an ApiError value; what the HAL, the value decoder and access control throw is caught once, here.
 
 import { ApiError, aErrResource, aErrParse, aErrSize, aErrTimeout, aErrUnimplemented, aErrUnknown, aErrVersion, statusOf } from './errors';
-import { Address, ADDRESS_ROUTE, parsePath } from './parse-path';
+import { Address, ADDRESS_ROUTE, NO_SEGMENTS, parsePath } from './parse-path';
 import { resolve, Target } from './resolve';
 import { checkParams } from './params';
 import { notAllowed, pick, SERVER_ALLOW, unknownMethod } from './methods';
@@ -46,20 +46,17 @@ export class Api implements RequestHandler {
   private readonly events: EventStreams;
   private readonly gunzip: ((bytes: Uint8Array) => Uint8Array) | null;
   private readonly consoleGzip: Uint8Array | null;
-  /** The parsed path and what it names: one of each, filled in place by every request. */
-  private readonly address = new Address();
-  private readonly target = new Target(this.address);
-  /** The device whose afterResponse runs after the current answer (a pending reset). */
+  /** The parsed path and what it names (target.address): filled in place by every request. */
+  private readonly target = new Target(new Address());
+  /**
+   * The device the current request names: its clock stamps the answer, and its afterResponse runs
+   * once the answer is sent (a pending reset). null: the first device's clock, no afterResponse.
+   */
   private lastDevice: ModuleHal | null = null;
-  /** The device whose clock stamps the current answer. */
-  private clockDevice: ModuleHal;
-  /** The current answer is a versioned resource (the console page: ETag, no-cache), not a live value. */
-  private resource = false;
 
   constructor(devices: readonly ModuleHal[], options?: ApiOptions) {
     if (devices.length === 0) throw new Error('Api needs at least one device');
     this.devices = devices;
-    this.clockDevice = devices[0];
     this.access = new AccessControl(options);
     this.codec = options?.codec ?? standardTextCodec();
     this.openapi = options?.openapi ?? null;
@@ -76,8 +73,7 @@ export class Api implements RequestHandler {
     const text = req.method === 'PUT' ? this.codec.decode(req.body()) : '';
     const body = req.method === 'PUT' ? parseJson(text) : null;
     const parameters = body !== null && !(body instanceof ApiError) ? text : '{}';
-    this.clockDevice = this.devices[0];
-    this.resource = false;
+    this.lastDevice = null;
     let miss: ApiError | null;
     try {
       miss = this.answer(req, path, query, body, parameters, res);
@@ -85,8 +81,10 @@ export class Api implements RequestHandler {
       miss = e instanceof ApiError ? e : new ApiError(aErrUnknown, e instanceof Error ? 'internal error: ' + e.message : 'internal error');
     }
     if (miss) this.answerError(miss, path, parameters, res);
-    const now = this.clockDevice.now();
-    res.extraHeaders += (this.resource ? this.headers.dateAt(now) : this.headers.at(now)) + this.access.corsHeaders(req);
+    this.target.address.segments = NO_SEGMENTS; // hold nothing of a request after its answer
+    const now = (this.lastDevice ?? this.devices[0]).now();
+    // The console page is a versioned resource (ETag, no-cache), not a live value: no no-store.
+    res.extraHeaders += (path === '/' && !miss ? this.headers.dateAt(now) : this.headers.at(now)) + this.access.corsHeaders(req);
   }
 
   /** The checks of DECISIONS.md in order, up to the operation; null when `res` holds the answer. */
@@ -102,20 +100,18 @@ export class Api implements RequestHandler {
     }
     // The web console at / and event streams at .../events (src/web, src/api/events.ts).
     if (path === '/') {
-      this.resource = true;
       serveConsole(req, res, this.gunzip, this.codec, this.consoleGzip);
       return null;
     }
     if (isEventsPath(path)) {
       this.access.authorize(req, false, res);
-      this.clockDevice = this.events.answer(req.method, path, query < 0 ? '' : req.target.slice(query + 1), this.devices, res);
+      this.lastDevice = this.events.answer(req.method, path, query < 0 ? '' : req.target.slice(query + 1), this.devices, res);
       return null;
     }
-    const address = parsePath(path, this.address);
+    const address = parsePath(path, this.target.address);
     if (address instanceof ApiError) return address;
     const t = resolve(address, this.devices, this.target);
     if (t instanceof ApiError) return t;
-    if (t.device) this.clockDevice = t.device;
     this.lastDevice = t.device;
     if (t.address.kind !== ADDRESS_ROUTE) return answerListing(req, t, path, this.devices, this.clock, this.access, res);
     return this.operate(req, t, path, body, parameters, res);
@@ -143,7 +139,7 @@ export class Api implements RequestHandler {
     if (params instanceof ApiError) return params;
     const answer = invoke(req, route, t, params, body, this.codec, res);
     if (answer instanceof ApiError) return answer;
-    if (answer !== '') res.body = envelope(this.clock.format(this.clockDevice.now()), path, parameters, answer);
+    if (answer !== '') res.body = envelope(this.clock.format(t.device!.now()), path, parameters, answer);
     return null;
   }
 
@@ -167,7 +163,7 @@ export class Api implements RequestHandler {
   private answerError(e: ApiError, path: string, parameters: string, res: HttpResponse): void {
     res.status = e.status || statusOf(e.code);
     if (res.status !== 405) res.allow = '';
-    res.body = envelope(this.clock.format(this.clockDevice.now()), path, parameters, errorResponse(e.code, e.message));
+    res.body = envelope(this.clock.format((this.lastDevice ?? this.devices[0]).now()), path, parameters, errorResponse(e.code, e.message));
   }
 }
 Object.freeze(Api.prototype);

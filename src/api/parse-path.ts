@@ -24,7 +24,8 @@ export const TOO_LONG_SERIAL = 0x100000000;
 /** Address.index when the path has no index segment (the operation's index is then 0). */
 export const NO_INDEX = -1;
 
-const NO_SEGMENTS: readonly string[] = deepFreeze<string[]>([]);
+/** Address.segments when it holds no path (the Api lets go of a request's segments after it). */
+export const NO_SEGMENTS: readonly string[] = deepFreeze<string[]>([]);
 
 /** A parsed path. One is reused per Api (filled in place): nothing is allocated for it per request. */
 export class Address {
