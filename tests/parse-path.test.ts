@@ -114,7 +114,7 @@ describe('parsePath (pure)', () => {
     const a = parsePath(`${B}/system/0/hbinterval`) as Address;
     assert.equal(a.forms!.allow, 'GET, HEAD, PUT, OPTIONS');
     assert.equal(a.forms!.get, a.forms!.put);
-    assert.equal(a.forms!.readBack, a.forms!.get);
+    assert.equal(a.forms!.head, a.forms!.get);
     const r = parsePath(`${B}/system/0/reset`) as Address;
     assert.equal(r.forms!.allow, 'GET, OPTIONS');
     assert.equal(r.forms!.head, null);

@@ -4,29 +4,33 @@
 // value. Made once from the route table and deep-frozen (flash on a module): per request, picking a
 // form is one property read.
 
-import { ENTITY_NAMES, MAX_PATH_PARAMS, operationsOf, routeForms, UNSUPPORTED_ENTITIES, type Route } from './routes';
+import { ENTITY_NAMES, operationsOf, routeForms, UNSUPPORTED_ENTITIES, type Route } from './routes';
 import { deepFreeze } from '../util/freeze';
 
 export interface Forms {
   /** The operation's forms taking this many path parameters (one, or a GET and a PUT form). */
   readonly routes: readonly Route[];
-  /** The form each method runs, or null when the path does not offer the method. */
+  /**
+   * The form each method runs, or null when the path does not offer the method. `head` (a GET that
+   * reads a value) is also the form a PUT's answer reads back with; null: the PUT answers {}.
+   */
   readonly get: Route | null;
   readonly head: Route | null;
   readonly put: Route | null;
-  /** The form a PUT's answer reads back with (a GET that reads a value), or null: the PUT answers {}. */
-  readonly readBack: Route | null;
   /** GET, HEAD unless an action, PUT, OPTIONS: what these forms offer. */
   readonly allow: string;
 }
 
-/** An entity's operations (lower case), each to its Forms by path-parameter count (null: none). */
+/**
+ * An entity's operations (lower case), each to its Forms by path-parameter count (index = count; the
+ * list ends at the largest count, and null or past the end: no form takes that many).
+ */
 export type EntityForms = { readonly [op: string]: readonly (Forms | null)[] | undefined };
 
 /** The entry of an entity the spec lists as unsupported (app, i2c): every operation answers 501. */
 export const UNSUPPORTED: EntityForms = deepFreeze(Object.create(null) as EntityForms);
 
-function formsOf(routes: Route[]): Forms | null {
+function formsOf(routes: readonly Route[]): Forms | null {
   if (routes.length === 0) return null;
   let get: Route | null = null;
   let head: Route | null = null;
@@ -36,7 +40,7 @@ function formsOf(routes: Route[]): Forms | null {
     if (!head && r.get !== '-' && r.get !== 'none') head = r;
     if (!put && r.put !== '-') put = r;
   }
-  return { routes, get, head, put, readBack: head, allow: routes[0].allow };
+  return { routes, get, head, put, allow: routes[0].allow };
 }
 
 function build(): { [entity: string]: EntityForms } {
@@ -45,8 +49,15 @@ function build(): { [entity: string]: EntityForms } {
     if (UNSUPPORTED_ENTITIES.indexOf(entity) >= 0) continue;
     const ops: { [op: string]: (Forms | null)[] } = Object.create(null);
     for (const op of operationsOf(entity)) {
+      const all = routeForms(entity, op)!;
+      let most = 0;
+      for (const r of all) most = Math.max(most, r.params.length);
       const lists: (Forms | null)[] = [];
-      for (let n = 0; n <= MAX_PATH_PARAMS; n++) lists.push(formsOf(routeForms(entity, op)!.filter((r) => r.params.length === n)));
+      for (let n = 0; n <= most; n++) {
+        // The table's own array when every form takes n parameters (most operations): no copy.
+        const routes = all.every((r) => r.params.length === n) ? all : all.filter((r) => r.params.length === n);
+        lists.push(formsOf(routes));
+      }
       ops[op] = lists;
     }
     table[entity] = ops;

@@ -8,7 +8,7 @@
 
 import { ApiError, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from './errors';
 import { ENTITY_FORMS, UNSUPPORTED, type EntityForms, type Forms } from './forms';
-import { MAX_PATH_PARAMS, routeForms, type Route } from './routes';
+import { routeForms, type Route } from './routes';
 import { hexPrefix, parseSerial } from './serial';
 import { deepFreeze } from '../util/freeze';
 
@@ -119,7 +119,7 @@ function parseOperation(text: string, given: number, ops: EntityForms, out: Addr
   let lists = ops[op];
   if (!lists) lists = ops[op = text.toLowerCase()];
   if (!lists) return new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${out.entity}`);
-  const forms = given <= MAX_PATH_PARAMS ? lists[given] : null;
+  const forms = given < lists.length ? lists[given] : null;
   if (!forms) {
     return new ApiError(aErrInvalidOption, `${out.entity}/${op} takes ${paramShapes(routeForms(out.entity, op)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`);
   }
