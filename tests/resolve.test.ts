@@ -77,13 +77,32 @@ describe('resolve (with a fake module)', () => {
     miss(lookup(`${B}/system/1/serialnumber`, [ONE]), 404, 'aErrIndexRange', /system index 1 out of range 0\.\.0/);
   });
 
+  it('reports the first fault along the path, of form or of substance', () => {
+    // A serial naming no device comes before what follows it.
+    miss(lookup(`${B}/0xDEADBEEF/nosuch/0/x`, [ONE]), 404, 'aErrNotFound', /no device with serial number 0xDEADBEEF/);
+    miss(lookup(`${B}/0xDEADBEEF/i2c/0/x`, [ONE]), 404, 'aErrNotFound', /no device with serial number/);
+    miss(lookup(`${B}/add/0/x`, [ONE]), 404, 'aErrNotFound', /no device with serial number add/);
+    // Several devices and no serial comes before an unsupported entity.
+    miss(lookup(`${B}/i2c/0/x`, [ONE, TWO]), 404, 'aErrNotFound', /this server reaches 2 devices/);
+    miss(lookup(`${B}/i2c/0/x`, [ONE]), 501, 'aErrUnimplemented', /entity 'i2c' is not supported/);
+    // The entity's HAL and the index come before the operation.
+    miss(lookup(`${B}/usb/0/nosuch`, [ONE]), 404, 'aErrInvalidEntity', /this module has no usb entity/);
+    miss(lookup(`${B}/usb`, [ONE]), 404, 'aErrInvalidEntity', /this module has no usb entity/);
+    miss(lookup(`${B}/rail/9/nosuch`, [ONE]), 404, 'aErrIndexRange', /rail index 9 out of range 0\.\.1/);
+    miss(lookup(`${B}/rail/9`, [ONE]), 404, 'aErrIndexRange', /rail index 9/);
+    miss(lookup(`${B}/rail/1`, [ONE]), 404, 'aErrInvalidOption', /^missing operation after rail\/1$/);
+    miss(lookup(`${B}/rail/1/voltage/3`, [ONE]), 404, 'aErrInvalidOption', /rail\/voltage takes no path parameters/);
+    // A fault before any device is reported whatever the devices.
+    miss(lookup('/api/v1/nowhere', [ONE, TWO]), 404, 'aErrNotFound', /start at \/api\/v1/);
+    miss(lookup(`${B}/nosuch/0/x`, [ONE, TWO]), 404, 'aErrInvalidEntity', /^unknown entity 'nosuch'$/);
+  });
+
   it('fills a reused Target in place', () => {
     const a = new Address();
     const out = new Target(a);
-    const p = parsePath(`${B}/rail/1/voltage`, a) as Address;
-    assert.equal(resolve(p, [ONE], out), out);
+    assert.equal(resolve(parsePath(`${B}/rail/1/voltage`, a), [ONE], out), out);
     assert.equal(out.index, 1);
-    resolve(parsePath(B, a) as Address, [ONE], out);
+    resolve(parsePath(B, a), [ONE], out);
     assert.deepEqual([out.device, out.hal, out.index], [null, null, 0]);
   });
 

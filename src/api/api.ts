@@ -108,9 +108,7 @@ export class Api implements RequestHandler {
       this.lastDevice = this.events.answer(req.method, path, query < 0 ? '' : req.target.slice(query + 1), this.devices, res);
       return null;
     }
-    const address = parsePath(path, this.target.address);
-    if (address instanceof ApiError) return address;
-    const t = resolve(address, this.devices, this.target);
+    const t = resolve(parsePath(path, this.target.address), this.devices, this.target);
     if (t instanceof ApiError) return t;
     this.lastDevice = t.device;
     if (t.address.kind !== ADDRESS_ROUTE) return answerListing(req, t, path, this.devices, this.clock, this.access, res);

@@ -1,7 +1,9 @@
 // The path parser: /api/v1/{device|brainstem}[/{serial}][/{entity}[/{index}]/{operation}[/{param}...]]
 // read left to right into an Address (DECISIONS.md §Addresses). Pure: a string and the static tables
-// in (forms.ts), an Address or a miss out; no devices, no HAL (resolve.ts looks those up). A path with
-// a fault of form and one of substance (a serial naming no device) reports the fault of form.
+// in (forms.ts), an Address out; no devices, no HAL (resolve.ts looks those up). A fault of form is
+// not thrown nor returned alone: the Address records it with where it lies, and resolve reports the
+// first fault along the path, form or substance (a serial that names no device comes before an unknown
+// entity after it; an index beyond the instances before an unknown operation).
 // One split and no regexes (under XS a native call costs about as much as ten bytecodes, so one
 // split beats scanning with indexOf); a segment is lower-cased only when the table does not know it
 // as sent (entity and operation names match in any case).
@@ -16,6 +18,17 @@ import { deepFreeze } from '../util/freeze';
 export const ADDRESS_DEVICES = 0;
 export const ADDRESS_DEVICE = 1;
 export const ADDRESS_ROUTE = 2;
+
+/**
+ * Where a fault of form lies (Address.missAt), which says what resolve checks before reporting it:
+ * MISS_PATH nothing (prefix, root, a first segment that is neither entity nor serial); MISS_ENTITY the
+ * device (the entity after a serial, an unsupported entity); MISS_OPERATION the device, the entity's
+ * HAL and the index (a missing or unknown operation, a wrong count of path parameters).
+ */
+export const MISS_NONE = 0;
+export const MISS_PATH = 1;
+export const MISS_ENTITY = 2;
+export const MISS_OPERATION = 3;
 
 /** Address.serial when the path names no serial number (one device: it may be left out). */
 export const NO_SERIAL = -1;
@@ -32,7 +45,7 @@ export class Address {
   kind = ADDRESS_DEVICES;
   /** The serial number the path names, NO_SERIAL or TOO_LONG_SERIAL. */
   serial = NO_SERIAL;
-  /** The entity, lower case. */
+  /** The entity, lower case ('' when none). */
   entity = '';
   index = NO_INDEX;
   /** The operation, lower case. */
@@ -42,6 +55,9 @@ export class Address {
   /** The path's segments as sent ([0] is ''), kept for the texts below (under XS a field set costs
    * about six computrons a request; a getter costs only when a message needs it). */
   segments: readonly string[] = NO_SEGMENTS;
+  /** The first fault of form (404, or 501 for an unsupported entity) and where it lies (MISS_*). */
+  miss: ApiError | null = null;
+  missAt = MISS_NONE;
 
   /** The serial segment as sent ('' when none). */
   get serialText(): string {
@@ -58,70 +74,79 @@ export class Address {
     return (this.serial === NO_SERIAL ? 6 : 7) + (this.index === NO_INDEX ? 0 : 1);
   }
 
-  clear(kind: number): this {
-    this.kind = kind;
+  clear(segments: readonly string[]): this {
+    this.kind = ADDRESS_DEVICES;
     this.serial = NO_SERIAL;
     this.entity = '';
     this.index = NO_INDEX;
     this.op = '';
     this.forms = null;
-    this.segments = NO_SEGMENTS;
+    this.segments = segments;
+    this.miss = null;
+    this.missAt = MISS_NONE;
+    return this;
+  }
+
+  /** Record the fault `miss` at `at` (MISS_*): the parse stops there. */
+  fail(at: number, miss: ApiError): this {
+    this.miss = miss;
+    this.missAt = at;
     return this;
   }
 }
 Object.freeze(Address.prototype);
 
-/** Parse `path` (query already removed) into `out`, or answer the 404/501 miss it earns. */
-export function parsePath(path: string, out: Address = new Address()): Address | ApiError {
+/** Parse `path` (query already removed) into `out`, a fault of form included. */
+export function parsePath(path: string, out: Address = new Address()): Address {
   const seg = path.split('/');
   const n = seg.length;
-  if (n < 4 || seg[0] !== '' || seg[1] !== 'api' || seg[2] !== 'v1') return notUnderApi(path);
-  if (seg[n - 1] === '' || path.indexOf('//') >= 0) return new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`);
+  if (n < 4 || seg[0] !== '' || seg[1] !== 'api' || seg[2] !== 'v1') return out.clear(NO_SEGMENTS).fail(MISS_PATH, notUnderApi(path));
+  if (seg[n - 1] === '' || path.indexOf('//') >= 0) {
+    return out.clear(NO_SEGMENTS).fail(MISS_PATH, new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`));
+  }
   const root = seg[3];
-  if (root !== 'device' && root !== 'brainstem' && !isRoot(root.toLowerCase())) return notUnderApi(path);
-  if (n === 4) return out.clear(ADDRESS_DEVICES);
+  if (root !== 'device' && root !== 'brainstem' && !isRoot(root.toLowerCase())) return out.clear(NO_SEGMENTS).fail(MISS_PATH, notUnderApi(path));
+  out.clear(seg);
+  if (n === 4) return out;
 
   let i = 4;
   let text = seg[4];
   let name = text;
   let ops = ENTITY_FORMS[name];
   if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
-  let serial = NO_SERIAL;
   if (!ops) {
-    serial = parseSerial(text);
-    if (serial < 0) return new ApiError(aErrInvalidEntity, `unknown entity '${text}'`);
-    if (text.length - hexPrefix(text) > 8) serial = TOO_LONG_SERIAL;
-    if (n === 5) {
-      out.clear(ADDRESS_DEVICE).serial = serial;
-      out.segments = seg;
-      return out;
-    }
+    const serial = parseSerial(text);
+    if (serial < 0) return out.fail(MISS_PATH, new ApiError(aErrInvalidEntity, `unknown entity '${text}'`));
+    out.kind = ADDRESS_DEVICE;
+    out.serial = text.length - hexPrefix(text) > 8 ? TOO_LONG_SERIAL : serial;
+    if (n === 5) return out;
     text = seg[i = 5];
     ops = ENTITY_FORMS[name = text];
     if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
-    if (!ops) return new ApiError(aErrInvalidEntity, `unknown entity '${text}'`);
+    if (!ops) return out.fail(MISS_ENTITY, new ApiError(aErrInvalidEntity, `unknown entity '${text}'`));
   }
-  if (ops === UNSUPPORTED) return new ApiError(aErrUnimplemented, `entity '${name}' is not supported`);
-  if (++i === n) return new ApiError(aErrInvalidOption, `missing operation after ${name}`);
-  const index = parseIndex(seg[i]);
-  if (index >= 0 && ++i === n) return new ApiError(aErrInvalidOption, `missing operation after ${name}/${index}`);
   out.kind = ADDRESS_ROUTE;
-  out.serial = serial;
   out.entity = name;
-  out.index = index;
-  out.segments = seg;
+  if (ops === UNSUPPORTED) return out.fail(MISS_ENTITY, new ApiError(aErrUnimplemented, `entity '${name}' is not supported`));
+  if (++i === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${name}`));
+  const index = parseIndex(seg[i]);
+  if (index >= 0) {
+    out.index = index;
+    if (++i === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${name}/${index}`));
+  }
   return parseOperation(seg[i], n - i - 1, ops, out);
 }
 
 /** The operation `text` (one of `ops`) and its forms taking `given` path parameters. */
-function parseOperation(text: string, given: number, ops: EntityForms, out: Address): Address | ApiError {
+function parseOperation(text: string, given: number, ops: EntityForms, out: Address): Address {
   let op = text;
   let lists = ops[op];
   if (!lists) lists = ops[op = text.toLowerCase()];
-  if (!lists) return new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${out.entity}`);
+  if (!lists) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${out.entity}`));
   const forms = given < lists.length ? lists[given] : null;
   if (!forms) {
-    return new ApiError(aErrInvalidOption, `${out.entity}/${op} takes ${paramShapes(routeForms(out.entity, op)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`);
+    return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption,
+      `${out.entity}/${op} takes ${paramShapes(routeForms(out.entity, op)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`));
   }
   out.op = op;
   out.forms = forms;

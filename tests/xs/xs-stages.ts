@@ -56,8 +56,7 @@ const target = new Target(address);
 
 /** What Api.handle does to route a path. */
 function route(path: string): void {
-  const a = parsePath(path, address);
-  if (!(a instanceof ApiError)) resolve(a, [device], target);
+  resolve(parsePath(path, address), [device], target);
 }
 
 /** Sets up a request kind (called once per kind by the bench, before measuring). */
