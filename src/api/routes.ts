@@ -47,9 +47,6 @@ export const ENTITY_NAMES: readonly string[] = deepFreeze([
   'usbsystem', 'userconfig',
 ]);
 
-/** Most path parameters any form takes (powerdelivery/0/powerdataobject/{partner}/{powerRole}/{ruleIndex}). */
-export const MAX_PATH_PARAMS = 3;
-
 /** Entities the spec lists as unsupported at this time: every operation answers 501. */
 export const UNSUPPORTED_ENTITIES: readonly string[] = deepFreeze(['app', 'i2c']);
 
@@ -91,7 +88,6 @@ function compile(): Table {
     };
     const ops = table[entity];
     if (!ops) throw new Error(`route table names unknown entity ${entity}`);
-    if (route.params.length > MAX_PATH_PARAMS) throw new Error(`route table: ${entity}/${op} takes over ${MAX_PATH_PARAMS} path parameters`);
     (ops[op] ??= []).push(route);
   }
   for (const entity in table) {
@@ -119,11 +115,6 @@ function allowOf(forms: readonly Route[], count: number): string {
 
 /** Deep-frozen: a preloaded build keeps the compiled table in flash. */
 const ROUTES: Table = deepFreeze(compile());
-
-/** Is `name` (lower case) an entity the API knows? */
-export function isEntity(name: string): boolean {
-  return ROUTES[name] !== undefined;
-}
 
 /** The forms of `entity`/`op` (lower case), or undefined for an unknown operation. */
 export function routeForms(entity: string, op: string): readonly Route[] | undefined {
