@@ -7,7 +7,7 @@
 import { startServer } from './server';
 import { buildDevices } from './devices';
 import { parseOptions, UsageError, USAGE, type SimConfig } from './options';
-import { serialText } from '../src/api/path-match';
+import { serialText } from '../src/api/serial';
 
 function fail(message: string): never {
   console.error(`error: ${message}\n${USAGE}`);

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findProfile, PROFILES, type SimProfile } from '../hal/sim/index';
-import { parseSerial } from '../src/api/path-match';
+import { parseSerial } from '../src/api/serial';
 import type { AccessOptions } from '../src/api/access';
 
 export const DEFAULT_SERIAL = 0x1234abcd;

@@ -5,7 +5,7 @@
 // DescriptionStream the HTTP core polls whenever its transport has room (a chunked body): no build,
 // simulator or module, ever holds the whole description, only the piece being sent.
 
-import { serialText } from './path-match';
+import { serialText } from './serial';
 import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from './routes';
 import type { EntityHal, ModuleHal, OpLimits } from '../../hal/types';
 import type { ResponseStream } from '../http/request';

@@ -8,9 +8,11 @@
 // second is answered 503 aErrResource.
 
 import { ApiError, aErrInvalidOption, aErrParam, aErrRange, aErrResource, errorName } from '../../hal/kit/errors';
-import { MATCH_DEVICE, MATCH_DEVICES, MATCH_ROUTE, matchPath, serialText } from './path-match';
+import { serialText } from './serial';
+import { ADDRESS_DEVICE, ADDRESS_DEVICES, ADDRESS_ROUTE } from './parse-path';
+import { lookup } from './resolve';
+import { checkParams } from './params';
 import { formatValue } from './value-format';
-import { checkParams } from './api';
 import type { TimestampClock } from './envelope';
 import type { Route } from './routes';
 import type { HttpResponse, ResponseStream } from '../http/request';
@@ -74,7 +76,7 @@ class WatchStream implements ResponseStream {
   readonly routes: Route[] = [];
   readonly hals: EntityHal[] = [];
   readonly indices: number[] = [];
-  readonly params: number[][] = [];
+  readonly params: (readonly number[])[] = [];
   private readonly owner: EventStreams;
   private readonly device: ModuleHal;
   private readonly interval: number;
@@ -158,12 +160,12 @@ export class EventStreams {
    */
   answer(method: string, path: string, query: string, devices: readonly ModuleHal[], res: HttpResponse): ModuleHal {
     const base = path.slice(0, -EVENTS_SEGMENT.length);
-    const match = matchPath(base, devices);
+    const match = lookup(base, devices);
     if (match instanceof ApiError) throw match;
-    if (match.kind === MATCH_DEVICES && devices.length !== 1) {
+    if (match.address.kind === ADDRESS_DEVICES && devices.length !== 1) {
       throw new ApiError(aErrParam, `this server reaches ${devices.length} devices: ask /api/v1/device/{serial}/events`);
     }
-    if (match.kind !== MATCH_DEVICE && match.kind !== MATCH_DEVICES) {
+    if (match.address.kind !== ADDRESS_DEVICE && match.address.kind !== ADDRESS_DEVICES) {
       throw new ApiError(aErrInvalidOption, `no event stream at ${path}; use /api/v1/device/{serial}/events`);
     }
     const device = match.device ?? devices[0];
@@ -191,17 +193,19 @@ export class EventStreams {
     const prefix = '/api/v1/device/' + serialText(device.serialNumber) + '/';
     for (const raw of entries) {
       const entry = raw.trim();
-      const m = entry === '' || entry.charCodeAt(0) === 47 ? null : matchPath(prefix + entry, devices);
-      const why = m === null ? 'empty or absolute' : m instanceof ApiError ? m.message : m.kind !== MATCH_ROUTE ? 'not an operation' : '';
-      const form = m && !(m instanceof ApiError) && m.kind === MATCH_ROUTE ? readableForm(m.forms) : null;
-      if (!form || m === null || m instanceof ApiError || !m.hal!.supports(m.op)) {
+      const m = entry === '' || entry.charCodeAt(0) === 47 ? null : lookup(prefix + entry, devices);
+      const why = m === null ? 'empty or absolute' : m instanceof ApiError ? m.message : m.address.kind !== ADDRESS_ROUTE ? 'not an operation' : '';
+      const form = m && !(m instanceof ApiError) && m.address.kind === ADDRESS_ROUTE ? readableForm(m.address.forms!.routes) : null;
+      if (!form || m === null || m instanceof ApiError || !m.hal!.supports(m.address.op)) {
         throw new ApiError(aErrParam, `watch entry '${entry}' names no readable operation` + (why ? `: ${why}` : ''));
       }
       stream.keys.push(JSON.stringify(entry) + ':');
       stream.routes.push(form);
       stream.hals.push(m.hal!);
       stream.indices.push(m.index);
-      stream.params.push(checkParams(form, m, m.hal!));
+      const params = checkParams(form, m);
+      if (params instanceof ApiError) throw params;
+      stream.params.push(params);
     }
   }
 }

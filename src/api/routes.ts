@@ -116,11 +116,6 @@ function allowOf(forms: readonly Route[], count: number): string {
 /** Deep-frozen: a preloaded build keeps the compiled table in flash. */
 const ROUTES: Table = deepFreeze(compile());
 
-/** Is `name` (lower case) an entity the API knows? */
-export function isEntity(name: string): boolean {
-  return ROUTES[name] !== undefined;
-}
-
 /** The forms of `entity`/`op` (lower case), or undefined for an unknown operation. */
 export function routeForms(entity: string, op: string): readonly Route[] | undefined {
   const ops = ROUTES[entity];

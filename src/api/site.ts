@@ -2,7 +2,7 @@
 // links) and GET /api/v1/openapi.json (the generated document, stored gzip-compressed). Device-side
 // code: the index is a constant and the document is bytes the caller maps from flash.
 
-import { ApiError, aErrInvalidOption, aErrUnimplemented } from '../../hal/kit/errors';
+import { ApiError, aErrUnimplemented } from '../../hal/kit/errors';
 import type { HttpResponse } from '../http/request';
 
 export const INDEX_PATH = '/api/v1';
@@ -43,13 +43,6 @@ export function acceptsGzip(header: string): boolean {
     else if (coding === '*') star = q > 0 ? 1 : 0;
   }
   return gzip === 1 || (gzip < 0 && star === 1);
-}
-
-/** 405 unless GET or HEAD (OPTIONS is answered by the caller). */
-export function checkSiteMethod(method: string, path: string, res: HttpResponse): void {
-  if (method === 'GET' || method === 'HEAD') return;
-  res.allow = 'GET, HEAD, OPTIONS';
-  throw new ApiError(aErrInvalidOption, `${method} is not allowed on ${path}; allowed: GET, HEAD, OPTIONS`, 405);
 }
 
 /** Fill `res` with the document, compressed when the client accepts it. */

@@ -1,0 +1,69 @@
+// The API's answers that name no operation (DECISIONS.md §Self-description): GET /api/v1 (links),
+// GET /api/v1/openapi.json, GET /api/v1/device (the devices) and GET /api/v1/device/{serial} (what
+// one module has, streamed). Each answers OPTIONS itself and returns a 405 or 404 as a value.
+
+import { ApiError, aErrNotFound } from '../../hal/kit/errors';
+import { notAllowed, READ_ALLOW } from './methods';
+import { ADDRESS_DEVICES } from './parse-path';
+import { DescriptionStream, identity } from './describe';
+import { answerOpenApi, INDEX_RESPONSE, OPENAPI_PATH, type OpenApiSource } from './site';
+import { envelope, type TimestampClock } from './envelope';
+import type { Target } from './resolve';
+import type { AccessControl } from './access';
+import type { HttpRequest, HttpResponse } from '../http/request';
+import type { ModuleHal } from '../../hal/types';
+
+/** OPTIONS: 204 with Allow (and the CORS preflight headers). */
+export function preflight(req: HttpRequest, allow: string, access: AccessControl, res: HttpResponse): null {
+  res.status = 204;
+  res.allow = allow;
+  res.extraHeaders = access.preflightHeaders(req, allow);
+  return null;
+}
+
+/** 405 with Allow unless GET or HEAD (OPTIONS answered by the caller). */
+function readOnly(method: string, path: string, res: HttpResponse): ApiError | null {
+  if (method === 'GET' || method === 'HEAD') return null;
+  res.allow = READ_ALLOW;
+  return notAllowed(method, path, READ_ALLOW);
+}
+
+/** GET /api/v1 (links) and GET /api/v1/openapi.json (the stored document, absent: 404). */
+export function answerSite(req: HttpRequest, path: string, parameters: string, openapi: OpenApiSource | null,
+  timestamp: string, access: AccessControl, res: HttpResponse): ApiError | null {
+  if (req.method === 'OPTIONS') return preflight(req, READ_ALLOW, access, res);
+  const miss = readOnly(req.method, path, res);
+  if (miss) return miss;
+  if (path !== OPENAPI_PATH) {
+    res.body = envelope(timestamp, path, parameters, INDEX_RESPONSE);
+  } else if (!openapi) {
+    return new ApiError(aErrNotFound, 'this server was started without its OpenAPI document');
+  } else {
+    answerOpenApi(openapi, req.acceptEncoding, res);
+  }
+  return null;
+}
+
+/**
+ * GET /api/v1/device (the devices) and GET /api/v1/device/{serial} (what one module has: never built
+ * whole, but streamed one entity at a time inside the envelope's head and tail).
+ */
+export function answerListing(req: HttpRequest, t: Target, path: string, devices: readonly ModuleHal[],
+  clock: TimestampClock, access: AccessControl, res: HttpResponse): ApiError | null {
+  if (req.method === 'OPTIONS') return preflight(req, READ_ALLOW, access, res);
+  const miss = readOnly(req.method, path, res);
+  if (miss) return miss;
+  access.authorize(req, false, res);
+  const timestamp = clock.format((t.device ?? devices[0]).now());
+  if (t.address.kind === ADDRESS_DEVICES) {
+    const list: string[] = [];
+    for (const d of devices) list.push(identity(d));
+    res.body = envelope(timestamp, path, '{}', '[' + list.join(',') + ']');
+    return null;
+  }
+  // The envelope of an empty response, cut before its closing brace, is the stream's head.
+  const head = envelope(timestamp, path, '{}', '');
+  res.stream = new DescriptionStream(t.device!, head.slice(0, -1), '}');
+  res.streamEnds = true;
+  return null;
+}
