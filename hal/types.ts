@@ -3,7 +3,7 @@
 // Every entity is one EntityHal of typed accessors: get/set/run keyed by the entity's own operation
 // names (EntityOps), with values already decoded to their type. The API core does all HTTP, JSON and
 // range work named in the route table; a HAL answers in device terms and throws ApiError
-// (src/api/errors.ts) for what only the module can know: a slot that is locked, a channel it lacks...
+// (hal/kit/errors.ts) for what only the module can know: a slot that is locked, a channel it lacks...
 
 import type { EntityOps } from './entity-ops';
 

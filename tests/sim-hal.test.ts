@@ -3,7 +3,7 @@
 // pointer and store, bulk capture, save/reset, clock) holds with an injected clock and storage.
 
 import assert from 'node:assert/strict';
-import { ApiError } from '../src/api/errors';
+import { ApiError } from '../hal/kit/errors';
 import { allRoutes, type Route } from '../src/api/routes';
 import type { EntityHal, HalValue, ModuleHal } from '../hal/types';
 import { createSimModule, memoryStorage, type SimModule, type SimStorage } from '../hal/sim';

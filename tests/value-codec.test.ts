@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { decodeValue as decode, decodeInt, intType } from '../src/api/value-decode';
 import { formatValue as format } from '../src/api/value-format';
 import { standardTextCodec } from '../src/util/text';
-import { ApiError } from '../src/api/errors';
+import { ApiError } from '../hal/kit/errors';
 import { routeForms, type Route } from '../src/api/routes';
 import type { HalValue } from '../hal/types';
 

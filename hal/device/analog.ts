@@ -4,7 +4,7 @@
 // accepts input (0) only, range the one input range (0); enable and bulk capture are absent (501).
 
 import Analog from 'embedded:io/analog';
-import { ApiError, aErrIO } from '../../src/api/errors';
+import { ApiError, aErrIO } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, HalValue } from '../types';
 import { DeviceEntity } from './entity';

@@ -4,13 +4,13 @@
 // The route table bounds every field (year 0..4095, month 1..12, day 1..31...); only the day's upper
 // bound depends on the module's state (the month and year set now): 409 aErrMode beyond it.
 
-import { ApiError, aErrMode } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, HalValue } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
-import { asNumber } from './values';
+import { asNumber } from '../kit/value-guards';
 
 type Op = EntityOps['clock'];
 /** The fields in Date order: index k of `fields()`. */

@@ -4,13 +4,13 @@
 // Writing state/value/stateall needs an output: on an input it is 409 aErrMode (set configuration 1).
 
 import Digital from 'embedded:io/digital';
-import { ApiError, aErrIO, aErrMode } from '../../src/api/errors';
+import { ApiError, aErrIO, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, HalValue, OpLimits } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
-import { asBool, asNumber } from './values';
+import { asBool, asNumber } from '../kit/value-guards';
 
 type Op = EntityOps['digital'];
 const OUTPUT = 1;

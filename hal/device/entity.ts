@@ -4,11 +4,12 @@
 // comes from, so the capability table (501 aErrUnimplemented), the limits published and the limits
 // enforced all come from the same row.
 
-import { ApiError, aErrIndexRange, aErrUnimplemented } from '../../src/api/errors';
+import { ApiError, aErrIndexRange, aErrUnimplemented } from '../kit/errors';
 import type { EntityHal, HalValue, OpLimits } from '../types';
-import { checkLimits, READ, READ_ONLY, RUN, WRITE, type OpRow, type OpTable } from './op-table';
+import { checkLimits, READ_ONLY } from '../kit/limits';
+import { READ, RUN, WRITE, type OpRow, type OpTable } from './op-table';
 import type { Settings, SettingValue } from './settings';
-import { asBool, asBytes, asNumber, asString } from './values';
+import { asBool, asBytes, asNumber, asString } from '../kit/value-guards';
 
 export class DeviceEntity<Op extends string> implements EntityHal<Op> {
   readonly count: number;
@@ -64,7 +65,7 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
   set(index: number, op: Op, params: readonly number[], value: HalValue): void {
     const row = this.row(index, op);
     if (!this.writable(row)) throw new ApiError(aErrUnimplemented, `${this.name}/${op} is read-only on this module`);
-    checkLimits(`${this.name}/${op}`, this.limits(op), value);
+    checkLimits(`${this.name}/${index}/${op}`, this.limits(op), value);
     if (row.code !== undefined && row.code & WRITE) {
       this.write(index, op, params, value);
     } else if (row.setting !== undefined) {

@@ -12,7 +12,8 @@ import type { PlatformApi } from './platform/api';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
-import { asNumber, ipv4Bytes, macBytes } from './values';
+import { asNumber } from '../kit/value-guards';
+import { ipv4Bytes, macBytes } from './values';
 
 type Op = EntityOps['ethernet'];
 const DHCP = 2;

@@ -3,8 +3,7 @@
 // row both enforces a limit (DeviceEntity.set) and publishes it (EntityHal.limits), so the two cannot
 // drift (DECISIONS.md §Self-description).
 
-import { ApiError, aErrRange } from '../../src/api/errors';
-import type { HalValue, OpLimits } from '../types';
+import type { OpLimits } from '../types';
 
 /** `code` bits: the entity's own read / write / action method answers the operation. */
 export const READ = 1;
@@ -34,33 +33,9 @@ export interface OpRow {
 
 export type OpTable<Op extends string> = { readonly [K in Op]?: OpRow };
 
-/** Published for every operation this module reads but cannot set. */
-export const READ_ONLY: OpLimits = Object.freeze({ readOnly: true });
-
 /** Accepted values 0, 2, 4 ... 254 (even module offsets), made once at build time. */
 export function evenUpTo(max: number): readonly number[] {
   const out: number[] = [];
   for (let v = 0; v <= max; v += 2) out.push(v);
   return Object.freeze(out);
-}
-
-function listText(values: readonly number[]): string {
-  return values.length <= 8 ? values.join(', ') : `${values[0]}, ${values[1]} ... ${values[values.length - 1]}`;
-}
-
-function checkOne(what: string, l: OpLimits, n: number): void {
-  if (l.values && l.values.indexOf(n) < 0) {
-    throw new ApiError(aErrRange, `${what}: ${n} is not accepted by this module (accepted: ${listText(l.values)})`);
-  }
-  if ((l.min !== undefined && n < l.min) || (l.max !== undefined && n > l.max)) {
-    throw new ApiError(aErrRange, `${what}: ${n} is out of range ${l.min ?? 0}..${l.max ?? ''} on this module`);
-  }
-}
-
-/** Throws 400 aErrRange unless `value` is inside `l` (booleans as 0/1, lists entry by entry). */
-export function checkLimits(what: string, l: OpLimits | null, value: HalValue): void {
-  if (!l || l.readOnly) return;
-  if (typeof value === 'number') checkOne(what, l, value);
-  else if (typeof value === 'boolean') checkOne(what, l, value ? 1 : 0);
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(what, l, value[i] as number);
 }

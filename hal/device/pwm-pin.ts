@@ -2,7 +2,7 @@
 // opened when it changes. Shared by servo (50 Hz) and signal (any period).
 
 import PWM from 'embedded:io/pwm';
-import { ApiError, aErrIO, aErrRange } from '../../src/api/errors';
+import { ApiError, aErrIO, aErrRange } from '../kit/errors';
 
 export class PwmPin {
   private readonly pin: number;

@@ -12,7 +12,7 @@
 // boot, and leave that cache as an object xsl warns is "not frozen". ESP32's is native and preloaded
 // by the SDK itself.
 
-import { ApiError, aErrSize, aErrIO } from '../../src/api/errors';
+import { ApiError, aErrSize, aErrIO } from '../kit/errors';
 
 export type SettingValue = number | boolean | string | Uint8Array;
 

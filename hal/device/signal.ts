@@ -3,14 +3,14 @@
 // Limits: the period 25 ns (40 MHz) .. 1e9 ns (1 Hz), what the ESP32 LEDC makes; the active time
 // never exceeds the period, a rule that depends on the other value set now (409 aErrMode).
 
-import { ApiError, aErrMode } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, HalValue } from '../types';
 import { DeviceEntity } from './entity';
 import { WRITE, type OpTable } from './op-table';
 import { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
-import { asNumber } from './values';
+import { asNumber } from '../kit/value-guards';
 
 type Op = EntityOps['signal'];
 export const MIN_PERIOD_NS = 25;

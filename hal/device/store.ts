@@ -3,13 +3,13 @@
 // writes slot contents yet (no pointer entity, no bulk capture), so slotsize reads the stored blob's size.
 // A locked slot refuses enable/disable with 403 aErrPermission, as the simulator's stores do.
 
-import { ApiError, aErrPermission } from '../../src/api/errors';
+import { ApiError, aErrPermission } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, HalValue, OpLimits } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { PreferenceStore, Settings } from './settings';
-import { asBool, asNumber } from './values';
+import { asBool, asNumber } from '../kit/value-guards';
 
 type Op = EntityOps['store'];
 /** Preference domain of the slots (≤ 15 characters for NVS). */

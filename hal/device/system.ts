@@ -9,7 +9,7 @@ import { DeviceEntity } from './entity';
 import { evenUpTo, READ, RUN, WRITE, type OpTable } from './op-table';
 import type { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
-import { asBool } from './values';
+import { asBool } from '../kit/value-guards';
 
 type Op = EntityOps['system'];
 
@@ -17,10 +17,6 @@ export interface Firmware {
   /** Packed major.minor.patch (BrainStem: 4 bits, 4 bits, 24 bits). */
   readonly version: number;
   readonly build: number;
-}
-
-export function packVersion(major: number, minor: number, patch: number): number {
-  return (((major & 0xf) << 28) | ((minor & 0xf) << 24) | (patch & 0xffffff)) >>> 0;
 }
 
 /** What system/reset and factory defaults ask of the module. */

@@ -4,7 +4,7 @@
 // the firmware can use it. linkchannel reads the port's own index (not linked) and cannot be set.
 
 import Serial from 'embedded:io/serial';
-import { ApiError, aErrIO } from '../../src/api/errors';
+import { ApiError, aErrIO } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, HalValue } from '../types';
 import type { UartPins } from './board';

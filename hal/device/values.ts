@@ -1,6 +1,5 @@
-// Helpers for the device HAL: the shared value guards, and addresses from the text `net` answers.
-
-export { asBool, asBytes, asList, asNumber, asString, checkIndex, checkRange } from '../value-guards';
+// Helpers for the device HAL: addresses from the text `net` answers. The value guards are shared with
+// the simulator: hal/kit/value-guards.ts.
 
 /** Dotted-quad text to 4 bytes; null when it is not one (Net answers text). */
 export function ipv4Bytes(text: string | undefined): Uint8Array {

@@ -2,14 +2,15 @@
 // by `range`; outputs hold DAC bits. Bulk capture samples the input signal in simulated time and, once
 // samples/rate seconds have passed, writes 2-byte little-endian samples into RAM store slot 0.
 
-import { ApiError, aErrBusy, aErrMode, aErrPermission } from '../../src/api/errors';
+import { ApiError, aErrBusy, aErrMode, aErrPermission } from '../kit/errors';
 import type { EntityHal, EntityOps } from '../types';
 import { ERR_CAPTURE, type SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
 import { RAM_SLOT, RAM_STORE } from './system';
 import { range } from './limits';
-import { asNumber, clampInt, noise } from './values';
+import { asNumber } from '../kit/value-guards';
+import { clampInt, noise } from './values';
 
 const CONFIG_INPUT = 0;
 const CONFIG_OUTPUT = 1;

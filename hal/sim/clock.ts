@@ -1,12 +1,12 @@
 // clock: a real-time clock that ticks with the time source. Setting a field keeps the others and moves
 // the clock's offset from wall time; the clock keeps running through reset (battery-backed RTC).
 
-import { ApiError, aErrMode } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../kit/errors';
 import type { EntityHal, EntityOps } from '../types';
 import { civilFromMs, daysInMonth, msFromCivil, type CivilTime } from './calendar';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { asNumber } from './values';
+import { asNumber } from '../kit/value-guards';
 
 type ClockOp = EntityOps['clock'];
 type Field = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';

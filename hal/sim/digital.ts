@@ -2,12 +2,12 @@
 // drive; inputs read the simulated level (or, for a link input, the linked link output). servo is built
 // on the digital pin of the same index: enabling a servo configures that pin as an RC servo output.
 
-import { ApiError, aErrMode } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../kit/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { indexOf, range } from './limits';
-import { asBool, asNumber, checkIndex } from './values';
+import { asBool, asNumber, checkIndex } from '../kit/value-guards';
 
 export const CONFIG_INPUT = 0;
 export const CONFIG_OUTPUT = 1;

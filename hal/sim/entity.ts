@@ -4,9 +4,9 @@
 // `limits` is the one source of what the module accepts beyond the route table: limits(op) publishes it
 // (GET /api/v1/device/{serial}) and set() enforces it before the handler runs, so the two cannot drift.
 
-import { ApiError, aErrIndexRange, aErrUnimplemented } from '../../src/api/errors';
+import { ApiError, aErrIndexRange, aErrUnimplemented } from '../kit/errors';
 import type { EntityHal, EntityName, HalValue, OpLimits, OpsOf } from '../types';
-import { enforceLimits, READ_ONLY } from './limits';
+import { checkLimits, READ_ONLY } from '../kit/limits';
 import type { SimContext } from './context';
 import { supportsOp } from './profile';
 import type { RegisterFile } from './registers';
@@ -59,7 +59,7 @@ export function makeEntity<E extends EntityName>(
     set(index: number, op: Op, params: readonly number[], value: HalValue): void {
       enter(index, op);
       const l = b.limits?.[op];
-      if (l) enforceLimits(`${name} ${index} ${op}`, l, value);
+      checkLimits(`${name}/${index}/${op}`, l, value);
       ctx.touch();
       const h = b.set?.[op];
       if (h) return h(index, params, value);

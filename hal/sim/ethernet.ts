@@ -2,11 +2,12 @@
 // a MAC derived from the serial number, hostname, and per-service TCP ports that take effect after
 // save and reset.
 
-import { ApiError, aErrRange, aErrSize } from '../../src/api/errors';
+import { ApiError, aErrRange, aErrSize } from '../kit/errors';
 import type { EntityHal, EntityOps, HalValue } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { asBytes, bytesOfText } from './values';
+import { asBytes } from '../kit/value-guards';
+import { bytesOfText } from './values';
 
 const CONFIG_NONE = 0;
 const CONFIG_STATIC = 1;

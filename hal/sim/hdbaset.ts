@@ -5,7 +5,7 @@ import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { noise, slot } from './values';
-import { packVersion } from './system';
+import { packVersion } from '../kit/version';
 
 const ROLE_AUTO = 0;
 const ROLE_LEADER = 1;

@@ -1,7 +1,7 @@
 // Small entities: temperature (an ambient sensor with extremes since power-up), relay (coil voltage
 // follows enable), equalizer (plain settings per channel), and app/i2c (present but unsupported).
 
-import { ApiError, aErrUnimplemented } from '../../src/api/errors';
+import { ApiError, aErrUnimplemented } from '../kit/errors';
 import type { EntityHal, EntityName, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';

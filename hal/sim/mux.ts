@@ -5,7 +5,8 @@ import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { indexOf, range } from './limits';
-import { asNumber, checkIndex, noise, slot } from './values';
+import { asNumber, checkIndex } from '../kit/value-guards';
+import { noise, slot } from './values';
 
 const CONFIG_SPLIT = 1;
 const CONFIG_PRIORITY = 2;

@@ -5,7 +5,8 @@
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { asNumber, noise, slot } from './values';
+import { asNumber } from '../kit/value-guards';
+import { noise, slot } from './values';
 
 const MODE_OFF = 0;
 const MODE_PSE = 1;

@@ -2,13 +2,13 @@
 // little-endian at the cursor; in mode 1 the cursor moves past what was accessed. Transfers copy the pad
 // to or from a slot of the chosen store.
 
-import { ApiError, aErrMode } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../kit/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
 import { indexOf } from './limits';
-import { asNumber } from './values';
+import { asNumber } from '../kit/value-guards';
 
 const WIDTH = { char: 1, short: 2, int: 4 } as const;
 type Element = keyof typeof WIDTH;

@@ -6,7 +6,7 @@ import type { SimContext } from './context';
 import { makeEntity, type Getter, type Setter } from './entity';
 import { type LineGroup, type PortModel } from './ports';
 import { range } from './limits';
-import { asBool, asNumber } from './values';
+import { asBool, asNumber } from '../kit/value-guards';
 
 type PortOp = EntityOps['port'];
 const MAX_VBUS_SETPOINT = 20_000_000; // uV

@@ -3,12 +3,13 @@
 // through any of them shows in the others. Each port has a simulated device (or none) whose load,
 // link speed and e-marked cable drive the measurements.
 
-import { ApiError, aErrDuplicate, aErrRange } from '../../src/api/errors';
+import { ApiError, aErrDuplicate, aErrRange } from '../kit/errors';
 import type { HalValue } from '../types';
 import { ERR_PORT_OVERCURRENT, type SimContext } from './context';
 import type { PortDevice, UsbSpeed } from './profile';
 import type { RegisterFile } from './registers';
-import { asNumber, checkIndex, noise, slot } from './values';
+import { asNumber, checkIndex } from '../kit/value-guards';
+import { noise, slot } from './values';
 
 /** Enable lines of one port; groups of them are what the aggregate operations switch. */
 export const LINES = {

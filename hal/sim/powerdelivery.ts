@@ -3,12 +3,12 @@
 // local source PDO it can use; facing a source, the local side requests (automatically, or the RDO set
 // by PUT). Request commands act on the partner and report in requeststatus.
 
-import { ApiError, aErrMode, aErrRange } from '../../src/api/errors';
+import { ApiError, aErrMode, aErrRange } from '../kit/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { Pdo, PdPartner } from './profile';
-import { asBool, asNumber } from './values';
+import { asBool, asNumber } from '../kit/value-guards';
 
 const LOCAL = 0;
 const SOURCE = 1;

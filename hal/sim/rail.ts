@@ -2,13 +2,14 @@
 // regulated (CC, CV, CP, CR); the limits clamp the output and latch fault bits in operationalstate until
 // clearfaults. Measurements are derived from one solved operating point, so P = V·I and R = V/I hold.
 
-import { ApiError, aErrMode, aErrUnimplemented } from '../../src/api/errors';
+import { ApiError, aErrMode, aErrUnimplemented } from '../kit/errors';
 import type { EntityHal, EntityOps } from '../types';
 import { ERR_RAIL_FAULT, type SimContext } from './context';
 import { makeEntity } from './entity';
 import type { RailSpec } from './profile';
 import { oneOf, range } from './limits';
-import { asBool, asNumber, noise, slot } from './values';
+import { asBool, asNumber } from '../kit/value-guards';
+import { noise, slot } from './values';
 
 // operationalstate bits (operations.tsv notes)
 const ST_ENABLED = 1 << 1;

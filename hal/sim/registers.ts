@@ -5,7 +5,7 @@
 // setting the same way; behaviour code reads registers and derives the rest.
 
 import type { HalValue } from '../types';
-import { asBool, asNumber } from './values';
+import { asBool, asNumber } from '../kit/value-guards';
 
 export type Default = HalValue | ((index: number, params: readonly number[]) => HalValue);
 export interface RegisterTable { readonly [op: string]: Default }

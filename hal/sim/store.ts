@@ -2,12 +2,12 @@
 // SimStorage; RAM slots are wiped by a reset. Every writer (pointer transfers, bulk capture, event log)
 // goes through write(), which honours the slot's lock.
 
-import { ApiError, aErrPermission, aErrSize } from '../../src/api/errors';
+import { ApiError, aErrPermission, aErrSize } from '../kit/errors';
 import type { EntityHal, OpsOf } from '../types';
 import { ERR_STORE_LOCKED, type SimContext } from './context';
 import { makeEntity } from './entity';
 import type { SavedSlot } from './persist';
-import { asBool, asNumber, checkIndex } from './values';
+import { asBool, asNumber, checkIndex } from '../kit/value-guards';
 
 interface Slot {
   data: Uint8Array;

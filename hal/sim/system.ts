@@ -2,13 +2,15 @@
 // module-wide actions: save (settings to SimStorage), reset (after the answer is sent), factory
 // defaults, and logevents (the event log as text into RAM store slot 0).
 
-import { ApiError, aErrResource } from '../../src/api/errors';
+import { ApiError, aErrResource } from '../kit/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
 import { indexOrNone, oneOf } from './limits';
-import { asNumber, bytesOfText, noise, slot } from './values';
+import { asNumber } from '../kit/value-guards';
+import { bytesOfText, noise, slot } from './values';
+import { packVersion } from '../kit/version';
 
 /** Firmware identity the simulated module reports. */
 const EVEN_OFFSETS: number[] = [];
@@ -33,11 +35,6 @@ const LIMIT_EXCEEDED = 1 << 2;
 /** RAM store and slot that logevents and bulk capture write. */
 export const RAM_STORE = 1;
 export const RAM_SLOT = 0;
-
-/** BrainStem aVersion packing: major in bits 28..31, minor in 24..27, patch in 0..23. */
-export function packVersion(major: number, minor: number, patch: number): number {
-  return (((major & 0xf) << 28) | ((minor & 0xf) << 24) | (patch & 0xffffff)) >>> 0;
-}
 
 export interface SystemModel {
   entity: EntityHal<EntityOps['system']>;

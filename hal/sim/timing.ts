@@ -2,12 +2,12 @@
 // t2 never exceeds its period t3. That is module state: a value the other one forbids answers 409
 // aErrMode, saying which to change first; the period is at least 1 ns (a published limit).
 
-import { ApiError, aErrMode } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../kit/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { range } from './limits';
-import { asNumber } from './values';
+import { asNumber } from '../kit/value-guards';
 
 export function createTimer(ctx: SimContext): EntityHal<EntityOps['timer']> {
   // expiration shows the value last set and does not count down (operations.tsv).

@@ -1,12 +1,12 @@
 // uart: serial settings. A protocol must be one the hardware can run (capableprotocols); the BrainStem
 // protocol has one engine, so only one enabled uart runs it at a time (availableprotocols).
 
-import { ApiError, aErrMode } from '../../src/api/errors';
+import { ApiError, aErrMode } from '../kit/errors';
 import type { EntityHal, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { bitsOf, indexOf, range } from './limits';
-import { asBool, asNumber } from './values';
+import { asBool, asNumber } from '../kit/value-guards';
 
 const PROTOCOL_BRAINSTEM = 2;
 const MAX_BAUD = 4_000_000;

@@ -6,7 +6,7 @@ import type { SimContext } from './context';
 import { makeEntity, type Getter, type Setter } from './entity';
 import type { LineGroup, PortModel } from './ports';
 import { indexOf, oneOf } from './limits';
-import { asBool, asNumber } from './values';
+import { asBool, asNumber } from '../kit/value-guards';
 
 type UsbOp = EntityOps['usb'];
 

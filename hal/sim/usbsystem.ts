@@ -6,8 +6,8 @@ import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { NO_PORT, type PortModel } from './ports';
 import { indexOf, indexOrNone, range } from './limits';
-import { asList, asNumber } from './values';
-import { ApiError, aErrRange } from '../../src/api/errors';
+import { asList, asNumber } from '../kit/value-guards';
+import { ApiError, aErrRange } from '../kit/errors';
 
 export function createUsbSystem(ctx: SimContext, ports: PortModel): EntityHal<EntityOps['usbsystem']> {
   const each = <T>(f: (i: number) => T): T[] => {

@@ -2,7 +2,7 @@
 // command code (DECISIONS.md §Units) and index. Settings are the entity's registers (registers.ts);
 // entities with none (clock, store) succeed with nothing to do.
 
-import { ApiError, aErrRange } from '../../src/api/errors';
+import { ApiError, aErrRange } from '../kit/errors';
 import type { EntityHal, EntityName, EntityOps } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';

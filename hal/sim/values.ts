@@ -1,6 +1,5 @@
-// Small helpers every simulated entity uses: the shared value guards, and deterministic noise.
-
-export { asBool, asBytes, asList, asNumber, asString, checkIndex, checkRange, rangeError } from '../value-guards';
+// Small helpers every simulated entity uses: deterministic noise, clamping and text bytes. The value
+// guards (asNumber, checkIndex...) are shared with the device HAL: hal/kit/value-guards.ts.
 
 function mix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -44,7 +43,3 @@ export function bytesOfText(text: string): Uint8Array {
   return new Uint8Array(out);
 }
 
-/** Little-endian bytes of a u32. */
-export function u32Bytes(v: number): number[] {
-  return [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff];
-}

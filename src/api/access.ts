@@ -3,7 +3,7 @@
 // an optional bearer token with a lockout after repeated wrong tokens from one address.
 // One AccessControl per Api; its only mutable state is the small fixed lockout table.
 
-import { ApiError, aErrPermission } from './errors';
+import { ApiError, aErrPermission } from '../../hal/kit/errors';
 import { hostAllowed, sameName } from './host-check';
 import { LockoutTable, LOCKOUT_MS } from './lockout';
 import type { HttpRequest } from '../http/request';

@@ -6,7 +6,7 @@
 import {
   ApiError, aErrInvalidOption, aErrNotFound, aErrParam, aErrParse, aErrRange, aErrSize, aErrTimeout, aErrUnimplemented,
   aErrResource, aErrUnknown, aErrVersion, statusOf,
-} from './errors';
+} from '../../hal/kit/errors';
 import { MATCH_DEVICE, MATCH_DEVICES, matchPath, serialText, type PathMatch } from './path-match';
 import { allRoutes, type Route } from './routes';
 import { decodeValue } from './value-decode';

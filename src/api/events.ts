@@ -7,7 +7,7 @@
 // (HttpResponse.stream, Connection.checkTimeout); a module serves `maxStreams` at once (one), a
 // second is answered 503 aErrResource.
 
-import { ApiError, aErrInvalidOption, aErrParam, aErrRange, aErrResource, errorName } from './errors';
+import { ApiError, aErrInvalidOption, aErrParam, aErrRange, aErrResource, errorName } from '../../hal/kit/errors';
 import { MATCH_DEVICE, MATCH_DEVICES, MATCH_ROUTE, matchPath, serialText } from './path-match';
 import { formatValue } from './value-format';
 import { checkParams } from './api';

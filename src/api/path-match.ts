@@ -5,7 +5,7 @@
 
 import {
   ApiError, aErrIndexRange, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented,
-} from './errors';
+} from '../../hal/kit/errors';
 import { isEntity, routeForms, UNSUPPORTED_ENTITIES, type Route } from './routes';
 import type { EntityHal, ModuleHal } from '../../hal/types';
 

@@ -3,7 +3,7 @@
 //   malformed string -> aErrParse, wrong JSON type -> aErrParam, out of range -> aErrRange,
 //   too many entries or bytes -> aErrSize. Messages name the value and what is allowed.
 
-import { ApiError, aErrParam, aErrParse, aErrRange, aErrSize } from './errors';
+import { ApiError, aErrParam, aErrParse, aErrRange, aErrSize } from '../../hal/kit/errors';
 import type { Route } from './routes';
 import type { HalValue } from '../../hal/types';
 import { utf8Length, type TextCodec } from '../util/text';

@@ -8,7 +8,7 @@ import { Api } from '../api/api';
 import { standardTextCodec } from '../util/text';
 import { board } from '../../hal/device/board';
 import { createDeviceModule } from '../../hal/device/module';
-import { packVersion } from '../../hal/device/system';
+import { packVersion } from '../../hal/kit/version';
 import { DeviceServer } from './server';
 import Preference from 'preference';
 import Time from 'time';

@@ -8,7 +8,7 @@
 // node:zlib); a module has no inflater and sends gzip anyway — every browser takes it, and a request
 // without Accept-Encoding accepts any coding (RFC 9110 §12.5.3).
 
-import { ApiError, aErrInvalidOption } from '../api/errors';
+import { ApiError, aErrInvalidOption } from '../../hal/kit/errors';
 import type { HttpRequest, HttpResponse } from '../http/request';
 import { CONSOLE_ETAG, CONSOLE_GZIP_BASE64 } from './console-page';
 import type { TextCodec } from '../util/text';

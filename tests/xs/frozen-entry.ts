@@ -5,7 +5,7 @@
 import { ROUTE_ROWS } from '../../src/api/route-table';
 import { EXTENSION_ROWS } from '../../src/api/route-extensions';
 import { ENTITY_NAMES, UNSUPPORTED_ENTITIES, allRoutes, routeForms } from '../../src/api/routes';
-import { ApiError, ERROR_NAMES } from '../../src/api/errors';
+import { ApiError, ERROR_NAMES } from '../../hal/kit/errors';
 import { intType } from '../../src/api/value-decode';
 import { TimestampClock } from '../../src/api/envelope';
 import { Api } from '../../src/api/api';

@@ -3,8 +3,8 @@
 // HAL the wrong JavaScript type (a bug: aErrParam), and the range checks add the limits only the
 // module knows (aErrRange).
 
-import { ApiError, aErrParam, aErrRange } from '../src/api/errors';
-import type { HalValue } from './types';
+import { ApiError, aErrParam, aErrRange } from './errors';
+import type { HalValue } from '../types';
 
 export function asNumber(v: HalValue, what: string): number {
   if (typeof v !== 'number') throw new ApiError(aErrParam, `${what}: a number is needed`);

@@ -1,0 +1,32 @@
+// The one check of a module's own value limits (OpLimits, hal/types.ts), shared by both HALs. Each
+// entity builder publishes an operation's limits through limits(op) and runs checkLimits with the same
+// object before it changes anything, so what is published and what is enforced cannot drift
+// (DECISIONS.md §Self-description).
+
+import { ApiError, aErrRange } from './errors';
+import type { HalValue, OpLimits } from '../types';
+
+/** Published for every operation this module reads but cannot set. */
+export const READ_ONLY: OpLimits = Object.freeze({ readOnly: true });
+
+/** Up to 8 values in full; a longer list as its first six, an ellipsis and its last. */
+function listText(values: readonly number[]): string {
+  return values.length <= 8 ? values.join(', ') : values.slice(0, 6).join(', ') + ', ... ' + values[values.length - 1];
+}
+
+function checkOne(what: string, l: OpLimits, n: number): void {
+  if (l.values && l.values.indexOf(n) < 0) {
+    throw new ApiError(aErrRange, `${what}: ${n} is not accepted by this module (accepted: ${listText(l.values)})`);
+  }
+  if (!((l.min === undefined || n >= l.min) && (l.max === undefined || n <= l.max))) {
+    throw new ApiError(aErrRange, `${what}: ${n} is out of range ${l.min ?? ''}..${l.max ?? ''} on this module`);
+  }
+}
+
+/** Throws 400 aErrRange unless `value` is inside `l` (booleans as 0/1, lists entry by entry). */
+export function checkLimits(what: string, l: OpLimits | null | undefined, value: HalValue): void {
+  if (!l || l.readOnly) return;
+  if (typeof value === 'number') checkOne(what, l, value);
+  else if (typeof value === 'boolean') checkOne(what, l, value ? 1 : 0);
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(what, l, value[i] as number);
+}
