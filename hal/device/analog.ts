@@ -6,7 +6,7 @@
 import Analog from 'embedded:io/analog';
 import { ApiError, aErrIO } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, HalValue, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, type OpTable } from './op-table';
 import type { Settings } from './settings';
@@ -20,7 +20,7 @@ const OPS: OpTable<Op> = deepFreeze({
   range: { fixed: 0, limits: { values: [0] } },
 });
 
-export class AnalogEntity extends DeviceEntity<Op> {
+export class AnalogEntity extends DeviceEntity<ValuesOf<'analog'>> {
   private readonly pins: readonly number[];
   private readonly fullScale: number;
   /** Opened on first read. */

@@ -6,7 +6,7 @@
 
 import { ApiError, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, HalValue, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
@@ -28,7 +28,7 @@ function fields(ms: number): number[] {
   return [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()];
 }
 
-export class ClockEntity extends DeviceEntity<Op> {
+export class ClockEntity extends DeviceEntity<ValuesOf<'clock'>> {
   /** Milliseconds the module clock is ahead of Date.now(). */
   private offset = 0;
 

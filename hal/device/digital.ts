@@ -6,7 +6,7 @@
 import Digital from 'embedded:io/digital';
 import { ApiError, aErrIO, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, OpLimits } from '../types';
+import type { EntityOps, HalValue, OpLimits, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
@@ -22,7 +22,7 @@ const OPS: OpTable<Op> = deepFreeze({
   stateall: { code: READ | WRITE }, // limits: one bit per pin (per board, below)
 });
 
-export class DigitalEntity extends DeviceEntity<Op> {
+export class DigitalEntity extends DeviceEntity<ValuesOf<'digital'>> {
   private readonly pins: readonly number[];
   private readonly io: (Digital | null)[];
   /** What each output was last set to (an output pin is not read back). */

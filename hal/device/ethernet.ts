@@ -7,7 +7,7 @@
 // boot (saved value, else config.http.port): it takes effect after system/save and a reset.
 
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, HalValue, ValuesOf } from '../types';
 import type { PlatformApi } from './platform/api';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
@@ -43,7 +43,7 @@ export function portKey(service: number): string {
   return 'eth.port' + service;
 }
 
-export class EthernetEntity extends DeviceEntity<Op> {
+export class EthernetEntity extends DeviceEntity<ValuesOf<'ethernet'>> {
   private readonly platform: PlatformApi;
 
   constructor(s: Settings, platform: PlatformApi, httpPort: number) {

@@ -2,7 +2,7 @@
 // per step from 0.5 ms at 0; reverse mirrors it around 128. Disabled: no pulses (output closed, pin low).
 
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps } from '../types';
+import type { EntityOps, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import type { OpTable } from './op-table';
 import { PwmPin } from './pwm-pin';
@@ -17,7 +17,7 @@ const OPS: OpTable<Op> = deepFreeze({
   reverse: { setting: 'rev', factory: false },
 });
 
-export class ServoEntity extends DeviceEntity<Op> {
+export class ServoEntity extends DeviceEntity<ValuesOf<'servo'>> {
   private readonly out: PwmPin[];
 
   constructor(s: Settings, pins: readonly number[]) {

@@ -5,7 +5,7 @@
 
 import { ApiError, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, HalValue, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { WRITE, type OpTable } from './op-table';
 import { PwmPin } from './pwm-pin';
@@ -23,7 +23,7 @@ const OPS: OpTable<Op> = deepFreeze({
   t2time: { setting: 't2', factory: 500000, code: WRITE, limits: { min: 0, max: MAX_PERIOD_NS } },
 });
 
-export class SignalEntity extends DeviceEntity<Op> {
+export class SignalEntity extends DeviceEntity<ValuesOf<'signal'>> {
   private readonly out: PwmPin[];
 
   constructor(s: Settings, pins: readonly number[]) {

@@ -5,7 +5,7 @@
 
 import { ApiError, aErrPermission } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, OpLimits } from '../types';
+import type { EntityOps, HalValue, OpLimits, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { PreferenceStore, Settings } from './settings';
@@ -29,7 +29,7 @@ function flag(prefs: PreferenceStore, slot: number, what: string, dflt: boolean)
   return typeof v === 'boolean' ? v : dflt;
 }
 
-export class StoreEntity extends DeviceEntity<Op> {
+export class StoreEntity extends DeviceEntity<ValuesOf<'store'>> {
   private readonly slots: number;
   private readonly capacity: number;
   /** slotenable / slotdisable take a slot number 0..slots-1. */

@@ -3,7 +3,7 @@
 
 import Time from 'time';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, HalValue, ValuesOf } from '../types';
 import type { BoardProfile } from './board';
 import { DeviceEntity } from './entity';
 import { evenUpTo, READ, RUN, WRITE, type OpTable } from './op-table';
@@ -51,7 +51,7 @@ const OPS: OpTable<Op> = deepFreeze({
   resetdevicetofactorydefaults: { code: RUN },
 });
 
-export class SystemEntity extends DeviceEntity<Op> {
+export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   private readonly board: BoardProfile;
   private readonly serial: number;
   private readonly firmware: Firmware;

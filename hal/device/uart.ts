@@ -6,7 +6,7 @@
 import Serial from 'embedded:io/serial';
 import { ApiError, aErrIO } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, HalValue, ValuesOf } from '../types';
 import type { UartPins } from './board';
 import { DeviceEntity } from './entity';
 import { READ, type OpTable } from './op-table';
@@ -28,7 +28,7 @@ const OPS: OpTable<Op> = deepFreeze({
   availableprotocols: { fixed: 1 },
 });
 
-export class UartEntity extends DeviceEntity<Op> {
+export class UartEntity extends DeviceEntity<ValuesOf<'uart'>> {
   private readonly ports: readonly UartPins[];
   private readonly io: (Serial | null)[];
 

@@ -4,6 +4,7 @@
 // (DECISIONS.md §Self-description).
 
 import { ApiError, aErrRange } from './errors';
+import { isList } from './value-guards';
 import type { HalValue, OpLimits } from '../types';
 
 /** Published for every operation this module reads but cannot set. */
@@ -28,5 +29,5 @@ export function checkLimits(what: string, l: OpLimits | null | undefined, value:
   if (!l || l.readOnly) return;
   if (typeof value === 'number') checkOne(what, l, value);
   else if (typeof value === 'boolean') checkOne(what, l, value ? 1 : 0);
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(what, l, value[i] as number);
+  else if (isList(value)) for (let i = 0; i < value.length; i++) checkOne(what, l, value[i]);
 }

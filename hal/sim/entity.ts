@@ -5,33 +5,38 @@
 // (GET /api/v1/device/{serial}) and set() enforces it before the handler runs, so the two cannot drift.
 
 import { ApiError, aErrIndexRange, aErrUnimplemented } from '../kit/errors';
-import type { EntityHal, EntityName, HalValue, OpLimits, OpsOf } from '../types';
+import type { EntityHal, EntityName, HalOf, HalValue, OpLimits, ValueMap, ValuesOf } from '../types';
 import { checkLimits, READ_ONLY } from '../kit/limits';
 import type { SimContext } from './context';
 import { supportsOp } from './profile';
 import type { RegisterFile } from './registers';
 
-export type Getter = (index: number, params: readonly number[]) => HalValue;
-export type Setter = (index: number, params: readonly number[], value: HalValue) => void;
+export type Getter<T = HalValue> = (index: number, params: readonly number[]) => T;
+export type Setter<T = HalValue> = (index: number, params: readonly number[], value: T) => void;
 export type Runner = (index: number, params: readonly number[]) => void;
 
-export interface Behaviour<Op extends string> {
+/** Read handlers, one per operation, each returning its operation's value type (V: op -> value). */
+export type Getters<V> = { [K in keyof V]?: Getter<V[K]> };
+/** Set handlers, one per operation, each taking its operation's value type. */
+export type Setters<V> = { [K in keyof V]?: Setter<V[K]> };
+
+export interface Behaviour<V> {
   readonly registers?: RegisterFile;
-  readonly get?: { readonly [K in Op]?: Getter };
-  readonly set?: { readonly [K in Op]?: Setter };
-  readonly run?: { readonly [K in Op]?: Runner };
+  readonly get?: Getters<V>;
+  readonly set?: Setters<V>;
+  readonly run?: { readonly [K in keyof V]?: Runner };
   /** Exclusive bound of a module-defined path parameter ({channel}, {slot}). */
   readonly limit?: (index: number, param: string) => number;
   /** Published and enforced value limits, per operation (OpLimits: min/max or values). */
-  readonly limits?: { readonly [K in Op]?: OpLimits };
+  readonly limits?: { readonly [K in keyof V]?: OpLimits };
 }
 
-export function makeEntity<E extends EntityName>(
-  ctx: SimContext,
-  name: E,
-  b: Behaviour<OpsOf<E>>,
-): EntityHal<OpsOf<E>> {
-  type Op = OpsOf<E>;
+export function makeEntity<E extends EntityName>(ctx: SimContext, name: E, b: Behaviour<ValuesOf<E>>): HalOf<E> {
+  return build<ValuesOf<E>>(ctx, name, b);
+}
+
+function build<V extends ValueMap>(ctx: SimContext, name: EntityName, b: Behaviour<V>): EntityHal<V> {
+  type Op = keyof V & string;
   const count = ctx.count(name);
   const enter = (index: number, op: string): void => {
     if (!(index >= 0 && index < count)) throw new ApiError(aErrIndexRange, `${name} index ${index} out of range 0..${count - 1}`);
@@ -39,33 +44,40 @@ export function makeEntity<E extends EntityName>(
   };
   const missing = (op: string, what: string): ApiError =>
     new ApiError(aErrUnimplemented, `${name}/${op}: no ${what} on this module`);
+  // get and set are typed per operation by their first signature (EntityHal<V>); the second is what
+  // runs. A handler is typed by its operation (Behaviour<V>); a register holds the value set() was
+  // given, or its default: the register file is the one store kept erased (HalValue), as persisted.
+  function get<K extends Op>(index: number, op: K, params: readonly number[]): V[K];
+  function get(index: number, op: Op, params: readonly number[]): HalValue | void {
+    enter(index, op);
+    const h = b.get?.[op];
+    // A plain setting does not change with time: only derived values need the physics brought up to now.
+    if (h) {
+      ctx.advance();
+      return h(index, params);
+    }
+    if (b.registers?.has(op)) return b.registers.read(index, op, params);
+    throw missing(op, 'read');
+  }
+  function set<K extends Op>(index: number, op: K, params: readonly number[], value: V[K]): void {
+    enter(index, op);
+    if (value === undefined) throw missing(op, 'value'); // an action's (void) value is never set
+    const l = b.limits?.[op];
+    checkLimits(`${name}/${index}/${op}`, l, value);
+    ctx.touch();
+    const h = b.set?.[op];
+    if (h) return h(index, params, value);
+    if (b.registers?.has(op)) return b.registers.write(index, op, params, value);
+    throw missing(op, 'write');
+  }
   return {
     count,
     supports: (op: Op) => supportsOp(ctx.profile, name, op),
     limit: (index: number, param: string) => (b.limit ? b.limit(index, param) : 0),
     // An operation with neither a set handler nor a register cannot be set here: PUT answers 501.
     limits: (op: Op) => b.limits?.[op] ?? (b.set?.[op] || b.registers?.has(op) ? null : READ_ONLY),
-    get(index: number, op: Op, params: readonly number[]): HalValue {
-      enter(index, op);
-      const h = b.get?.[op];
-      // A plain setting does not change with time: only derived values need the physics brought up to now.
-      if (h) {
-        ctx.advance();
-        return h(index, params);
-      }
-      if (b.registers?.has(op)) return b.registers.read(index, op, params);
-      throw missing(op, 'read');
-    },
-    set(index: number, op: Op, params: readonly number[], value: HalValue): void {
-      enter(index, op);
-      const l = b.limits?.[op];
-      checkLimits(`${name}/${index}/${op}`, l, value);
-      ctx.touch();
-      const h = b.set?.[op];
-      if (h) return h(index, params, value);
-      if (b.registers?.has(op)) return b.registers.write(index, op, params, value);
-      throw missing(op, 'write');
-    },
+    get,
+    set,
     run(index: number, op: Op, params: readonly number[]): void {
       enter(index, op);
       ctx.touch();

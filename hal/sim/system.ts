@@ -3,7 +3,7 @@
 // defaults, and logevents (the event log as text into RAM store slot 0).
 
 import { ApiError, aErrResource } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
@@ -37,7 +37,7 @@ export const RAM_STORE = 1;
 export const RAM_SLOT = 0;
 
 export interface SystemModel {
-  entity: EntityHal<EntityOps['system']>;
+  entity: HalOf<'system'>;
   /** A reset was asked for and happens in afterResponse(). */
   resetPending(): boolean;
   takeReset(): boolean;
@@ -109,7 +109,7 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
       // The router saved in flash; `router` reads the setting written since, effective after reset.
       routeraddresssetting: () => {
         const saved = ctx.persist.settingsOf('system', 0)?.router;
-        return typeof saved === 'number' ? saved : regs.defaultOf(0, 'router');
+        return typeof saved === 'number' ? saved : asNumber(regs.defaultOf(0, 'router'), 'router');
       },
       version: () => packVersion(FIRMWARE.major, FIRMWARE.minor, FIRMWARE.patch),
       build: () => FIRMWARE.build,
