@@ -26,24 +26,25 @@ export interface AllValues extends EntityValues {
 /** The value of each operation entity `E`'s HAL answers. */
 export type ValuesOf<E extends EntityName> = AllValues[E];
 
-/** The operations an entity's HAL answers. */
 /** The operation names of a value map. */
 export type OpsIn<V> = keyof V & string;
 
-export type OpsOf<E extends EntityName> = keyof ValuesOf<E> & string;
+/** The operations entity `E`'s HAL answers. */
+export type OpsOf<E extends EntityName> = OpsIn<ValuesOf<E>>;
 
 /** The operations of entity `E` whose value is a `T` (its boolean ones, its number ones...). */
 export type OpsWithValue<E extends EntityName, T> = { [K in OpsOf<E>]: ValuesOf<E>[K] extends T ? K : never }[OpsOf<E>];
 
 /**
- * A value as the route's `type` reads it:
+ * Any value as the route's `type` reads it (EntityValues has each operation's own):
  * - u8..u32 / i8..i32: number (signed types may be negative)
  * - bool: boolean
- * - list:u32: number[]
+ * - list:u32: readonly number[]
  * - bytes:ipv4 / bytes:mac / bytes:text / bytes:hex: Uint8Array
  * - string (names): string
  * - bytes:raw (store slotdata): Uint8Array, any length
- * Actions and PUT-only routes with an I8 value (`usb/portenable` takes a channel) get a number.
+ * Actions carry no value (void in EntityValues); a PUT-only route with an I8 code and no type would
+ * take a number (the generator's rule; `usb/portenable` has type u8 and takes a channel).
  */
 export type HalValue = number | boolean | readonly number[] | Uint8Array | string;
 

@@ -81,7 +81,7 @@ describe('atomic write', () => {
     const f = new StateFile(file, (w) => warnings.push(w), { beforeRename: () => { throw new Error('disk on fire'); } });
     const m = createSimModule({ serialNumber: SERIAL, storage: f.storageFor(SERIAL, 'everything', 4) });
     fs.writeFileSync(file, 'old');
-    m.entities.system!.run(0, 'save', []);
+    assert.throws(() => m.entities.system!.run(0, 'save', []), { code: 6 }, 'system/save answers aErrIO (6)');
     assert.equal(fs.readFileSync(file, 'utf8'), 'old');
     assert.deepEqual(fs.readdirSync(dir), ['state.json']);
     assert.match(warnings.join('\n'), /could not be written: disk on fire/);

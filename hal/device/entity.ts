@@ -2,14 +2,15 @@
 // on frozen prototypes (one class per entity, no closure per operation); per-instance state is the few
 // fields each subclass declares. An operation is supported exactly when its row says where its value
 // comes from, so the capability table (501 aErrUnimplemented), the limits published and the limits
-// enforced all come from the same row.
+// enforced all come from the same row. The rules and their wording are the kit's (hal/kit/entity-rules.ts),
+// shared with the simulator; this class only says what a row can do and where its value lives.
 
-import { ApiError, aErrIndexRange, aErrUnimplemented } from '../kit/errors';
+import { CAN_READ, CAN_RUN, CAN_WRITE, cannot, checkSet, enter, publishedLimits, unsupported } from '../kit/entity-rules';
+import type { ApiError } from '../kit/errors';
+import { asBool, asBytes, asNumber, asString } from '../kit/value-guards';
 import type { EntityHal, HalValue, OpLimits, OpsIn, ValueMap } from '../types';
-import { checkLimits, READ_ONLY } from '../kit/limits';
 import { READ, RUN, WRITE, type OpRow, type OpTable } from './op-table';
 import type { Settings, SettingValue } from './settings';
-import { asBool, asBytes, asNumber, asString } from '../kit/value-guards';
 
 /**
  * `V` is the entity's value map (ValuesOf<'system'>...): get and set are typed per operation by it. The
@@ -54,8 +55,7 @@ export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
   limits(op: OpsIn<V>): OpLimits | null {
     const row = this.ops[op];
     if (!row || !this.supports(op)) return null;
-    if (row.code === RUN) return null;
-    return this.writable(row) ? row.limits ?? null : READ_ONLY;
+    return publishedLimits(this.can(row), row.limits);
   }
 
   // Typed by the first signature; the second is what runs (a setting or fixed value keeps the type its
@@ -66,26 +66,26 @@ export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
     if (row.code !== undefined && row.code & READ) return this.read(index, op, params);
     if (row.setting !== undefined) return this.settings.get(this.key(index, row.setting));
     if (row.fixed !== undefined) return row.fixed;
-    throw this.unsupported(op);
+    throw cannot(this.name, op, CAN_READ);
   }
 
   set<K extends OpsIn<V>>(index: number, op: K, params: readonly number[], value: V[K]): void {
     const row = this.row(index, op);
-    if (value === undefined) throw this.unsupported(op); // an action's (void) value is never set
-    if (!this.writable(row)) throw new ApiError(aErrUnimplemented, `${this.name}/${op} is read-only on this module`);
-    checkLimits(`${this.name}/${index}/${op}`, this.limits(op), value);
+    // An action's value (void) is never set: the API core sends PUT only to routes with a put code.
+    if (value === undefined) throw cannot(this.name, op, CAN_WRITE);
+    checkSet(this.name, index, op, this.can(row), this.limits(op), value);
     if (row.code !== undefined && row.code & WRITE) {
       this.write(index, op, params, value);
     } else if (row.setting !== undefined) {
       const key = this.key(index, row.setting);
       this.settings.set(key, this.sameType(this.settings.get(key), value, op));
       this.changed(index, op);
-    } // else a fixed value: checkLimits accepted exactly that value, nothing changes
+    } // else a fixed value: its limits accepted exactly that value, nothing changes
   }
 
   run(index: number, op: OpsIn<V>, params: readonly number[]): void {
     const row = this.row(index, op);
-    if (row.code === undefined || !(row.code & RUN)) throw this.unsupported(op);
+    if (!(this.can(row) & CAN_RUN)) throw cannot(this.name, op, CAN_RUN);
     this.action(index, op, params);
   }
 
@@ -111,23 +111,24 @@ export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
   protected changed(_index: number, _op: OpsIn<V>): void { /* settings that only take effect after a reset */ }
 
   protected unsupported(op: string): ApiError {
-    return new ApiError(aErrUnimplemented, `${this.name}/${op} is not available on this board`);
+    return unsupported(this.name, op);
   }
 
-  private writable(row: OpRow): boolean {
-    if (row.readOnly) return false;
-    if (row.code !== undefined && row.code & WRITE) return true;
-    return row.setting !== undefined || (row.fixed !== undefined && row.limits !== undefined);
+  /** CAN_* bits of a row: a fixed value is settable only to itself, when its limits say so. */
+  private can(row: OpRow): number {
+    const code = row.code ?? 0;
+    let can = code & RUN ? CAN_RUN : 0;
+    if (code & READ || row.setting !== undefined || row.fixed !== undefined) can |= CAN_READ;
+    if (!row.readOnly && (code & WRITE || row.setting !== undefined || (row.fixed !== undefined && row.limits !== undefined))) {
+      can |= CAN_WRITE;
+    }
+    return can;
   }
 
   private row(index: number, op: OpsIn<V>): OpRow {
     // The core checks the index against count; this guards direct callers.
-    if (!(index >= 0 && index < this.count)) {
-      throw new ApiError(aErrIndexRange, `${this.name} index ${index} out of range 0..${this.count - 1}`);
-    }
-    const row = this.ops[op];
-    if (!row || !this.supports(op)) throw this.unsupported(op);
-    return row;
+    enter(this.name, index, this.count, op, this.supports(op));
+    return this.ops[op]!;
   }
 
   /** A HAL caller handing the wrong JavaScript type is a bug (aErrParam): the setting keeps its type. */

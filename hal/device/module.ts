@@ -2,6 +2,7 @@
 // Entities the board profile gives no pins are left out (404 aErrInvalidEntity); operations a board
 // cannot do are left out of each entity's op table (501 aErrUnimplemented).
 
+import { ERR_HARDWARE } from '../kit/error-word';
 import type { ModuleEntities, ModuleHal } from '../types';
 import { AnalogEntity } from './analog';
 import type { BoardProfile } from './board';
@@ -60,6 +61,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
   private readonly settings: Settings;
   private readonly platform: PlatformApi;
   private readonly clock: ClockEntity;
+  private readonly system: SystemEntity;
   /** Every entity, system first: what a boot puts in its saved state. */
   private readonly all: { boot(): void }[];
   private readonly onReset: (restart: () => void) => void;
@@ -75,8 +77,9 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.onReset = o.onReset;
     this.serialNumber = (o.serial >>> 0) || serialFromMac(o.platform.macAddress());
     this.clock = new ClockEntity(s);
+    this.system = new SystemEntity(s, b, this.serialNumber, o.firmware, b.led >= 0 ? new PwmPin(b.led) : null, this);
     const e: Entities = {
-      system: new SystemEntity(s, b, this.serialNumber, o.firmware, b.led >= 0 ? new PwmPin(b.led) : null, this),
+      system: this.system,
       clock: this.clock,
       ethernet: new EthernetEntity(s, o.platform, o.httpPort),
     };
@@ -120,10 +123,15 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.boot();
   }
 
-  /** Put the hardware in its saved state: at boot and after a soft reset. */
+  /** Put the hardware in its saved state: at boot and after a soft reset. A failure is a fault in system/errors. */
   private boot(): void {
     for (let k = 0; k < this.all.length; k++) {
-      try { this.all[k].boot(); } catch (e) { trace(`boot: ${(e as { message?: string }).message ?? e}\n`); }
+      try {
+        this.all[k].boot();
+      } catch (e) {
+        this.system.flagError(ERR_HARDWARE);
+        trace(`boot: ${(e as { message?: string }).message ?? e}\n`);
+      }
     }
   }
 }

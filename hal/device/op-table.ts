@@ -32,10 +32,3 @@ export interface OpRow {
 }
 
 export type OpTable<Op extends string> = { readonly [K in Op]?: OpRow };
-
-/** Accepted values 0, 2, 4 ... 254 (even module offsets), made once at build time. */
-export function evenUpTo(max: number): readonly number[] {
-  const out: number[] = [];
-  for (let v = 0; v <= max; v += 2) out.push(v);
-  return Object.freeze(out);
-}

@@ -1,14 +1,18 @@
 // system: identity (serial, model, version), uptime, the operating parameters every BrainStem module has,
-// save (to Preference), reset (after the answer is sent) and factory defaults.
+// save (to Preference), reset and factory defaults (both restart after the answer is sent), and the
+// error word. What save, reset, factory defaults and errors do is the same on the simulator HAL:
+// tests/hal-behaviour.ts.
 
 import Time from 'time';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, HalValue, ValuesOf } from '../types';
 import type { BoardProfile } from './board';
 import { DeviceEntity } from './entity';
-import { evenUpTo, READ, RUN, WRITE, type OpTable } from './op-table';
+import { MODULE_OFFSETS } from '../kit/limits';
+import { READ, RUN, WRITE, type OpTable } from './op-table';
 import type { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
+import { ERR_STORAGE, ErrorWord } from '../kit/error-word';
 import { asBool } from '../kit/value-guards';
 
 type Op = EntityOps['system'];
@@ -30,7 +34,7 @@ const OPS: OpTable<Op> = deepFreeze({
   modulebaseaddress: { code: READ },
   modulehardwareoffset: { fixed: 0 },
   // Module addresses are even; the new offset takes effect after save and a reset.
-  modulesoftwareoffset: { setting: 'swoffset', factory: 0, limits: { values: evenUpTo(254) } },
+  modulesoftwareoffset: { setting: 'swoffset', factory: 0, limits: MODULE_OFFSETS },
   router: { setting: 'router', factory: 0 },
   routeraddresssetting: { setting: 'router', readOnly: true },
   hbinterval: { setting: 'hbint', factory: 10 },
@@ -45,7 +49,7 @@ const OPS: OpTable<Op> = deepFreeze({
   uptime: { code: READ },
   name: { setting: 'name' }, // factory: the board's name (defined by the constructor)
   linkinterface: { setting: 'linkif', factory: 0 },
-  errors: { fixed: 0 },
+  errors: { code: READ },
   save: { code: RUN },
   reset: { code: RUN },
   resetdevicetofactorydefaults: { code: RUN },
@@ -57,8 +61,11 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   private readonly firmware: Firmware;
   private readonly ledPin: PwmPin | null;
   private readonly resets: ResetRequester;
-  private readonly bootTicks: number;
+  /** Time.ticks at the last boot (a soft reset on the desktop host included). */
+  private bootTicks = 0;
   private ledOn = false;
+  /** system/errors: cleared by reading it and by every boot (a RAM word). */
+  private readonly errors = new ErrorWord();
   /** The software offset saved at the last boot: system/module follows it only after a reset. */
   private offsetAtBoot = 0;
 
@@ -70,7 +77,6 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
     this.firmware = fw;
     this.ledPin = ledPin;
     this.resets = resets;
-    this.bootTicks = Time.ticks;
   }
 
   override supports(op: Op): boolean {
@@ -78,8 +84,18 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
     return super.supports(op);
   }
 
-  /** What a boot re-reads: the module address follows the saved software offset; the LED starts off. */
+  /** A fault for system/errors (hal/kit/error-word.ts). */
+  flagError(bit: number): void {
+    this.errors.flag(bit);
+  }
+
+  /**
+   * What a boot re-reads: the module address follows the saved software offset; the LED starts off;
+   * no errors yet. The module boots the system entity first, so the others' faults are kept.
+   */
   override boot(): void {
+    this.errors.clear();
+    this.bootTicks = Time.ticks;
     this.offsetAtBoot = this.settings.num('sys.swoffset');
     this.ledOn = false;
     this.applyLed();
@@ -98,6 +114,7 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
       case 'serialnumber': return this.serial;
       // Time.ticks is milliseconds since boot; on ESP32 it wraps after 49.7 days, uptime with it.
       case 'uptime': return Math.floor(((Time.ticks - this.bootTicks) >>> 0) / 60000);
+      case 'errors': return this.errors.take();
     }
     throw this.unsupported(op);
   }
@@ -114,10 +131,17 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
 
   protected override action(_i: number, op: Op): void {
     if (op === 'save') {
-      this.settings.save();
+      try {
+        this.settings.save();
+      } catch (e) {
+        this.errors.flag(ERR_STORAGE);
+        throw e;
+      }
     } else if (op === 'reset') {
       this.resets.requestReset();
     } else {
+      // Factory defaults: saved settings erased, every setting back to factory now, then a restart
+      // once the answer is on its way (as system/reset).
       this.settings.erase();
       this.offsetAtBoot = 0;
       this.resets.requestReset();

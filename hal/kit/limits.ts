@@ -4,11 +4,19 @@
 // (DECISIONS.md §Self-description).
 
 import { ApiError, aErrRange } from './errors';
-import { isList } from './value-guards';
 import type { HalValue, OpLimits } from '../types';
 
 /** Published for every operation this module reads but cannot set. */
 export const READ_ONLY: OpLimits = Object.freeze({ readOnly: true });
+
+function evenUpTo(max: number): readonly number[] {
+  const out: number[] = [];
+  for (let v = 0; v <= max; v += 2) out.push(v);
+  return Object.freeze(out);
+}
+
+/** system/modulesoftwareoffset on every module: BrainStem module addresses are even, 0, 2 ... 254. */
+export const MODULE_OFFSETS: OpLimits = Object.freeze({ values: evenUpTo(254) });
 
 /** Up to 8 values in full; a longer list as its first six, an ellipsis and its last. */
 function listText(values: readonly number[]): string {
@@ -29,5 +37,5 @@ export function checkLimits(what: string, l: OpLimits | null | undefined, value:
   if (!l || l.readOnly) return;
   if (typeof value === 'number') checkOne(what, l, value);
   else if (typeof value === 'boolean') checkOne(what, l, value ? 1 : 0);
-  else if (isList(value)) for (let i = 0; i < value.length; i++) checkOne(what, l, value[i]);
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(what, l, value[i]);
 }

@@ -4,7 +4,8 @@
 
 import { ApiError, aErrBusy, aErrMode, aErrPermission } from '../kit/errors';
 import type { HalOf } from '../types';
-import { ERR_CAPTURE, type SimContext } from './context';
+import { ERR_CAPTURE } from '../kit/error-word';
+import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
 import { RAM_SLOT, RAM_STORE } from './system';

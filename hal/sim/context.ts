@@ -4,17 +4,11 @@
 //   a capture finishing) are brought up to date from now() without any timer;
 // - reboot runs on system/reset: registers go back to saved settings, volatile models restart.
 
+import { ERR_STORAGE, ErrorWord } from '../kit/error-word';
 import type { EntityName } from '../types';
 import { Persist, type SimStorage } from './persist';
 import { countOf, type SimProfile } from './profile';
 import { RegisterFile, type RegisterTable } from './registers';
-
-/** system/errors bits (reading clears them). */
-export const ERR_RAIL_FAULT = 1 << 0;
-export const ERR_PORT_OVERCURRENT = 1 << 1;
-export const ERR_STORE_LOCKED = 1 << 2;
-export const ERR_CAPTURE = 1 << 3;
-export const ERR_STORAGE = 1 << 4;
 
 const MAX_EVENTS = 64;
 
@@ -24,8 +18,8 @@ export class SimContext {
   bootTime: number;
   /** Module clock minus wall time, ms: the clock entity sets it. Survives reset (a battery-backed RTC). */
   clockOffset = 0;
-  /** system/errors bitmap. */
-  errors = 0;
+  /** system/errors: set by faults, cleared by reading it and by a reset (hal/kit/error-word.ts). */
+  readonly errors = new ErrorWord();
   private readonly files = new Map<string, RegisterFile>();
   private readonly advanceHooks: ((t: number) => void)[] = [];
   /** Wall time the hooks last ran at, and whether state changed since: hooks are skipped otherwise. */
@@ -127,7 +121,7 @@ export class SimContext {
   reboot(): void {
     this.advance(); // close the books (energy counters...) before the state they depend on goes
     this.bootTime = this.wallNow();
-    this.errors = 0;
+    this.errors.clear();
     this.files.forEach((file, entity) => {
       for (let i = 0; i < file.count; i++) file.load(i, this.persist.settingsOf(entity, i));
     });
@@ -173,8 +167,7 @@ export class SimContext {
   }
 
   flagError(bit: number, what: string): void {
-    if ((this.errors & bit) === 0) this.log(what);
-    this.errors |= bit;
+    if (this.errors.flag(bit)) this.log(what);
   }
 
   log(text: string): void {

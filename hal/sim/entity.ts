@@ -3,10 +3,10 @@
 // date; a change first integrates up to now (the physics advances at most once per request).
 // `limits` is the one source of what the module accepts beyond the route table: limits(op) publishes it
 // (GET /api/v1/device/{serial}) and set() enforces it before the handler runs, so the two cannot drift.
+// The rules and their wording are the kit's (hal/kit/entity-rules.ts), shared with the device HAL.
 
-import { ApiError, aErrIndexRange, aErrUnimplemented } from '../kit/errors';
+import { CAN_READ, CAN_RUN, CAN_WRITE, cannot, checkSet, enter, publishedLimits } from '../kit/entity-rules';
 import type { EntityHal, EntityName, HalOf, HalValue, OpLimits, ValueMap, ValuesOf } from '../types';
-import { checkLimits, READ_ONLY } from '../kit/limits';
 import type { SimContext } from './context';
 import { supportsOp } from './profile';
 import type { RegisterFile } from './registers';
@@ -38,18 +38,18 @@ export function makeEntity<E extends EntityName>(ctx: SimContext, name: E, b: Be
 function build<V extends ValueMap>(ctx: SimContext, name: EntityName, b: Behaviour<V>): EntityHal<V> {
   type Op = keyof V & string;
   const count = ctx.count(name);
-  const enter = (index: number, op: string): void => {
-    if (!(index >= 0 && index < count)) throw new ApiError(aErrIndexRange, `${name} index ${index} out of range 0..${count - 1}`);
-    if (!supportsOp(ctx.profile, name, op)) throw new ApiError(aErrUnimplemented, `${name}/${op} is not supported by this module`);
+  const supports = (op: Op): boolean => supportsOp(ctx.profile, name, op);
+  // A register is read and written plainly; a handler does the rest.
+  const can = (op: Op): number => {
+    const reg = b.registers?.has(op) ? CAN_READ | CAN_WRITE : 0;
+    return reg | (b.get?.[op] ? CAN_READ : 0) | (b.set?.[op] ? CAN_WRITE : 0) | (b.run?.[op] ? CAN_RUN : 0);
   };
-  const missing = (op: string, what: string): ApiError =>
-    new ApiError(aErrUnimplemented, `${name}/${op}: no ${what} on this module`);
   // get and set are typed per operation by their first signature (EntityHal<V>); the second is what
   // runs. A handler is typed by its operation (Behaviour<V>); a register holds the value set() was
   // given, or its default: the register file is the one store kept erased (HalValue), as persisted.
   function get<K extends Op>(index: number, op: K, params: readonly number[]): V[K];
   function get(index: number, op: Op, params: readonly number[]): HalValue | void {
-    enter(index, op);
+    enter(name, index, count, op, supports(op));
     const h = b.get?.[op];
     // A plain setting does not change with time: only derived values need the physics brought up to now.
     if (h) {
@@ -57,33 +57,31 @@ function build<V extends ValueMap>(ctx: SimContext, name: EntityName, b: Behavio
       return h(index, params);
     }
     if (b.registers?.has(op)) return b.registers.read(index, op, params);
-    throw missing(op, 'read');
+    throw cannot(name, op, CAN_READ);
   }
   function set<K extends Op>(index: number, op: K, params: readonly number[], value: V[K]): void {
-    enter(index, op);
-    if (value === undefined) throw missing(op, 'value'); // an action's (void) value is never set
-    const l = b.limits?.[op];
-    checkLimits(`${name}/${index}/${op}`, l, value);
+    enter(name, index, count, op, supports(op));
+    // An action's value (void) is never set: the API core sends PUT only to routes with a put code.
+    if (value === undefined) throw cannot(name, op, CAN_WRITE);
+    checkSet(name, index, op, can(op), b.limits?.[op], value);
     ctx.touch();
     const h = b.set?.[op];
     if (h) return h(index, params, value);
-    if (b.registers?.has(op)) return b.registers.write(index, op, params, value);
-    throw missing(op, 'write');
+    b.registers!.write(index, op, params, value); // checkSet found a register
   }
   return {
     count,
-    supports: (op: Op) => supportsOp(ctx.profile, name, op),
+    supports,
     limit: (index: number, param: string) => (b.limit ? b.limit(index, param) : 0),
-    // An operation with neither a set handler nor a register cannot be set here: PUT answers 501.
-    limits: (op: Op) => b.limits?.[op] ?? (b.set?.[op] || b.registers?.has(op) ? null : READ_ONLY),
+    limits: (op: Op) => publishedLimits(can(op), b.limits?.[op]),
     get,
     set,
     run(index: number, op: Op, params: readonly number[]): void {
-      enter(index, op);
-      ctx.touch();
+      enter(name, index, count, op, supports(op));
       const h = b.run?.[op];
-      if (h) return h(index, params);
-      throw missing(op, 'action');
+      if (!h) throw cannot(name, op, CAN_RUN);
+      ctx.touch();
+      h(index, params);
     },
   };
 }

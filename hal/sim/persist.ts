@@ -45,32 +45,37 @@ function fromJson(j: Json): HalValue | undefined {
   return undefined;
 }
 
+/** The document in `text`; a missing or damaged one is a blank flash, as on a module whose settings checksum fails. */
+function parseDoc(text: string | undefined): Doc {
+  if (!text) return { settings: {}, flash: {} };
+  try {
+    const parsed = JSON.parse(text) as Partial<Doc>;
+    if (parsed && typeof parsed === 'object') {
+      return {
+        settings: parsed.settings && typeof parsed.settings === 'object' ? parsed.settings : {},
+        flash: parsed.flash && typeof parsed.flash === 'object' ? parsed.flash : {},
+        temperature: parsed.temperature,
+      };
+    }
+  } catch { /* damaged: blank */ }
+  return { settings: {}, flash: {} };
+}
+
 export class Persist {
-  private doc: Doc = { settings: {}, flash: {} };
+  private doc: Doc;
   /** Set when storage.save threw: the module reports it in system/errors. */
   failed = false;
 
+  /** The text last read from or written to storage: what the flash holds. */
+  private stored: string | undefined;
+
   constructor(private readonly storage: SimStorage) {
-    let text: string | undefined;
     try {
-      text = storage.load();
+      this.stored = storage.load();
     } catch {
-      text = undefined;
+      this.stored = undefined;
     }
-    if (!text) return;
-    try {
-      const parsed = JSON.parse(text) as Partial<Doc>;
-      // A damaged document is a blank flash, as on a module whose settings checksum fails.
-      if (parsed && typeof parsed === 'object') {
-        this.doc = {
-          settings: parsed.settings && typeof parsed.settings === 'object' ? parsed.settings : {},
-          flash: parsed.flash && typeof parsed.flash === 'object' ? parsed.flash : {},
-          temperature: parsed.temperature,
-        };
-      }
-    } catch {
-      this.doc = { settings: {}, flash: {} };
-    }
+    this.doc = parseDoc(this.stored);
   }
 
   settingsOf(entity: string, index: number): Settings | undefined {
@@ -111,11 +116,15 @@ export class Persist {
     this.doc.temperature = t;
   }
 
+  /** Everything to storage; when that fails the flash keeps what it had, and so does this copy of it. */
   write(): void {
+    const text = JSON.stringify(this.doc);
     try {
-      this.storage.save(JSON.stringify(this.doc));
+      this.storage.save(text);
+      this.stored = text;
     } catch {
       this.failed = true;
+      this.doc = parseDoc(this.stored);
     }
   }
 }

@@ -5,7 +5,8 @@
 
 import { ApiError, aErrDuplicate, aErrRange } from '../kit/errors';
 import type { HalValue } from '../types';
-import { ERR_PORT_OVERCURRENT, type SimContext } from './context';
+import { ERR_PORT_OVERCURRENT } from '../kit/error-word';
+import type { SimContext } from './context';
 import type { PortDevice, UsbSpeed } from './profile';
 import type { RegisterFile } from './registers';
 import { asNumber, checkIndex } from '../kit/value-guards';

@@ -4,7 +4,8 @@
 
 import { ApiError, aErrMode, aErrUnimplemented } from '../kit/errors';
 import type { HalOf } from '../types';
-import { ERR_RAIL_FAULT, type SimContext } from './context';
+import { ERR_RAIL_FAULT } from '../kit/error-word';
+import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { RailSpec } from './profile';
 import { oneOf, range } from './limits';

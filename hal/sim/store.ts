@@ -4,7 +4,8 @@
 
 import { ApiError, aErrPermission, aErrSize } from '../kit/errors';
 import type { HalOf } from '../types';
-import { ERR_STORE_LOCKED, type SimContext } from './context';
+import { ERR_STORE_LOCKED } from '../kit/error-word';
+import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { SavedSlot } from './persist';
 import { asBool, asNumber, checkIndex } from '../kit/value-guards';

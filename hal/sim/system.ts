@@ -1,21 +1,21 @@
 // system: identity, addressing, heartbeat, LED, supply measurements and temperatures, plus the
-// module-wide actions: save (settings to SimStorage), reset (after the answer is sent), factory
-// defaults, and logevents (the event log as text into RAM store slot 0).
+// module-wide actions: save (settings to SimStorage), reset and factory defaults (both restart after
+// the answer is sent), and logevents (the event log as text into RAM store slot 0). What save, reset,
+// factory defaults and errors do is the same on the device HAL: tests/hal-behaviour.ts.
 
-import { ApiError, aErrResource } from '../kit/errors';
+import { ERR_STORAGE } from '../kit/error-word';
+import { ApiError, aErrIO, aErrResource } from '../kit/errors';
 import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
-import { indexOrNone, oneOf } from './limits';
+import { indexOrNone } from './limits';
+import { MODULE_OFFSETS } from '../kit/limits';
 import { asNumber } from '../kit/value-guards';
 import { bytesOfText, noise, slot } from './values';
 import { packVersion } from '../kit/version';
 
 /** Firmware identity the simulated module reports. */
-const EVEN_OFFSETS: number[] = [];
-for (let n = 0; n <= 254; n += 2) EVEN_OFFSETS.push(n);
-
 export const FIRMWARE = { major: 2, minor: 11, patch: 3, build: 0x5a17c0de };
 const HARDWARE_REVISION = 3;
 /** protocolfeatures: bit 0 REST API, bit 1 BrainStem link, bit 2 reflexes. */
@@ -61,7 +61,7 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
     inputpowerbehaviorconfig: [],
     name: 'BrainStem sim',
     linkinterface: 0,
-  }, ['routetome']);
+  }, ['routetome', 'led']); // state, not settings: never saved, back to default (LED off) at every reset
 
   // Settings that take effect only after save and reset are latched at boot.
   let bootOffset = 0;
@@ -97,8 +97,7 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
   const entity = makeEntity(ctx, 'system', {
     registers: regs,
     limits: {
-      // Module addresses are even: 0, 2, ... 254.
-      modulesoftwareoffset: oneOf(EVEN_OFFSETS),
+      modulesoftwareoffset: MODULE_OFFSETS,
       // An internal store slot, or 255 for none.
       bootslot: indexOrNone(stores.slotCount(0), 255),
     },
@@ -131,11 +130,7 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
         if (load() > budget()) s |= LIMIT_EXCEEDED;
         return s;
       },
-      errors: () => {
-        const e = ctx.errors;
-        ctx.errors = 0; // reading clears
-        return e >>> 0;
-      },
+      errors: () => ctx.errors.take(),
       protocolfeatures: () => PROTOCOL_FEATURES,
     },
     set: {
@@ -146,11 +141,19 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
       save: () => {
         ctx.persist.temperature = extremes;
         ctx.saveAll();
+        if (!ctx.persist.failed) return;
+        ctx.persist.failed = false;
+        ctx.flagError(ERR_STORAGE, 'settings could not be saved');
+        throw new ApiError(aErrIO, 'save failed: the settings could not be written');
       },
       // Only marked here: the module resets in afterResponse(), once the answer is on its way.
       reset: () => { pending = true; },
-      // Settings go back to factory now; address and router ones still wait for a reset.
-      resetdevicetofactorydefaults: () => ctx.factoryDefaults(),
+      // Saved settings erased and every setting back to factory now; then a restart once the answer
+      // is on its way, as after system/reset (address and router take effect then).
+      resetdevicetofactorydefaults: () => {
+        ctx.factoryDefaults();
+        pending = true;
+      },
       logevents: () => {
         if (stores.slotCount(RAM_STORE) === 0) throw new ApiError(aErrResource, 'no RAM store slot for the event log');
         ctx.log('log events written');
