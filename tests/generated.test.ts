@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { EntityValues } from '../hal/entity-values';
+import type { ValuesOf } from '../hal/types';
 
 const ROOT = path.resolve(__dirname, '../..');
 const GENERATORS = ['tools/gen-route-table.mjs', 'tools/build-console.mjs', 'tools/gen-openapi.mjs'];
@@ -73,5 +75,34 @@ describe('generated files (make gen)', function () {
       'hal/entity-ops.ts differs from what its generator makes: run make gen',
       'hal/entity-values.ts differs from what its generator makes: run make gen',
     ]);
+  });
+});
+
+describe('the value map (hal/entity-values.ts)', () => {
+  type ValueType = (type: string, get: string, put: string, where: string) => string;
+  const load = async (): Promise<ValueType> =>
+    ((await import(path.join(ROOT, 'tools/gen-entity-types.mjs'))) as { valueType: ValueType }).valueType;
+
+  it('maps every type of the table to its TypeScript type', async () => {
+    const valueType = await load();
+    const cases: [string, string, string, string][] = [
+      ['u8', 'int', 'I8', 'number'], ['i32', 'int', '-', 'number'], ['u16', 'int', 'I16', 'number'],
+      ['bool', 'bool', 'BOOL', 'boolean'], ['list:u32', 'ilist', 'L32', 'readonly number[]'],
+      ['bytes:ipv4', 'str', 'L8', 'Uint8Array'], ['bytes:mac', 'str', '-', 'Uint8Array'], ['string', 'str', 'STR', 'string'],
+      ['', 'none', '-', 'void'], ['', '-', 'I8', 'number'],
+    ];
+    for (const [type, get, put, ts] of cases) assert.equal(valueType(type, get, put, 'x/y'), ts, `${type} (${get}, ${put})`);
+    assert.throws(() => valueType('f32', 'int', '-', 'rail/x'), /rail\/x: no value type for type "f32"/);
+    assert.throws(() => valueType('', '-', 'I32', 'rail/x'), /no value type/);
+  });
+
+  it('types operations as the contract does (checked by the compiler, read back at run time)', () => {
+    const rail: Pick<EntityValues['rail'], 'voltage' | 'enable'> = { voltage: 5_000_000, enable: true };
+    const eth: Pick<EntityValues['ethernet'], 'hostname' | 'staticipv4dnsaddress'> = { hostname: new Uint8Array(3), staticipv4dnsaddress: new Uint8Array(8) };
+    const usb: Pick<EntityValues['usbsystem'], 'modelist'> = { modelist: [1, 2] };
+    const port: Pick<EntityValues['port'], 'name'> = { name: 'A' };
+    const store: Pick<ValuesOf<'store'>, 'slotdata'> = { slotdata: new Uint8Array(1) }; // the extension
+    assert.deepEqual([typeof rail.voltage, typeof rail.enable, eth.hostname instanceof Uint8Array, usb.modelist.length, typeof port.name, store.slotdata.length],
+      ['number', 'boolean', true, 2, 'string', 1]);
   });
 });
