@@ -10,7 +10,8 @@
 // - A power cycle is a reset that also forgets RAM: only saved settings survive it.
 // - system/resetdevicetofactorydefaults erases the saved settings, puts every setting back to its
 //   factory value now, and restarts after its answer is sent, like system/reset.
-// - The module address follows modulesoftwareoffset only after save and a reset.
+// - The module address follows modulesoftwareoffset only after save and a reset; routeraddresssetting
+//   reads the saved router (the one the next reset takes), `router` the one set since.
 // - system/errors is a word of fault bits: reading it returns it and clears it (BrainStem: "calling this
 //   function will clear the current errors"); a reset clears it too. A failed save answers aErrIO and
 //   sets ERR_STORAGE (hal/kit/error-word.ts), and what was saved before stays saved.
@@ -123,6 +124,23 @@ export const HAL_BEHAVIOUR: readonly BehaviourCase[] = deepFreeze([
       { read: 'module', expect: { factory: 4 } },
       { run: 'resetdevicetofactorydefaults', restarts: true },
       { read: 'module', expect: FACTORY },
+    ],
+  },
+  {
+    name: 'routeraddresssetting reads the saved router, the one the next reset takes',
+    steps: [
+      { set: 'router', value: 6 },
+      { read: 'router', expect: 6 },
+      { read: 'routeraddresssetting', expect: FACTORY },
+      { run: 'reset', restarts: true },
+      { read: 'router', expect: FACTORY },
+      { set: 'router', value: 6 },
+      { run: 'save', restarts: false },
+      { read: 'routeraddresssetting', expect: 6 },
+      { set: 'router', value: 8 },
+      { run: 'reset', restarts: true },
+      { read: 'router', expect: 6 },
+      { read: 'routeraddresssetting', expect: 6 },
     ],
   },
   {

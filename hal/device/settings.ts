@@ -74,6 +74,13 @@ export class Settings {
     this.values[key] = value;
   }
 
+  /** The value saved for `key` (its factory value when none is): what the next boot will read. */
+  saved(key: string): SettingValue {
+    const factory = this.defaults[key];
+    if (factory === undefined) throw new Error(`undefined setting ${key}`);
+    return this.loadOne(key, factory);
+  }
+
   /** system/save: every setting to Preference. */
   save(): void {
     try {

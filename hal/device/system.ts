@@ -14,6 +14,7 @@ import type { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
 import { ERR_STORAGE, ErrorWord } from '../kit/error-word';
 import { asBool } from '../kit/value-guards';
+import { packHardwareVersion } from '../kit/version';
 
 type Op = EntityOps['system'];
 
@@ -36,7 +37,8 @@ const OPS: OpTable<Op> = deepFreeze({
   // Module addresses are even; the new offset takes effect after save and a reset.
   modulesoftwareoffset: { setting: 'swoffset', factory: 0, limits: MODULE_OFFSETS },
   router: { setting: 'router', factory: 0 },
-  routeraddresssetting: { setting: 'router', readOnly: true },
+  // The router saved for the next boot; `router` reads the one set since.
+  routeraddresssetting: { code: READ },
   hbinterval: { setting: 'hbint', factory: 10 },
   led: { code: READ | WRITE },
   ledmaxbrightness: { setting: 'ledmax', factory: 255 },
@@ -106,11 +108,12 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
     switch (op) {
       case 'module': return (b.moduleAddress + this.offsetAtBoot) & 0xff;
       case 'modulebaseaddress': return b.moduleAddress;
+      case 'routeraddresssetting': return this.settings.saved('sys.router');
       case 'led': return this.ledOn;
       case 'version': return this.firmware.version;
       case 'build': return this.firmware.build;
       case 'model': return b.model;
-      case 'hardwareversion': return ((b.model << 24) | (b.hardwareVersion & 0xffffff)) >>> 0;
+      case 'hardwareversion': return packHardwareVersion(b.model, b.hardwareVersion);
       case 'serialnumber': return this.serial;
       // Time.ticks is milliseconds since boot; on ESP32 it wraps after 49.7 days, uptime with it.
       case 'uptime': return Math.floor(((Time.ticks - this.bootTicks) >>> 0) / 60000);

@@ -13,7 +13,7 @@ import { indexOrNone } from './limits';
 import { MODULE_OFFSETS } from '../kit/limits';
 import { asNumber } from '../kit/value-guards';
 import { bytesOfText, noise, slot } from './values';
-import { packVersion } from '../kit/version';
+import { packHardwareVersion, packVersion } from '../kit/version';
 
 /** Firmware identity the simulated module reports. */
 export const FIRMWARE = { major: 2, minor: 11, patch: 3, build: 0x5a17c0de };
@@ -113,7 +113,7 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
       version: () => packVersion(FIRMWARE.major, FIRMWARE.minor, FIRMWARE.patch),
       build: () => FIRMWARE.build,
       model: () => p.model,
-      hardwareversion: () => ((p.model << 24) | (1 << 16) | HARDWARE_REVISION) >>> 0,
+      hardwareversion: () => packHardwareVersion(p.model, (1 << 16) | HARDWARE_REVISION),
       serialnumber: () => ctx.serial,
       uptime: () => Math.floor(ctx.uptimeMs() / 60_000),
       temperature: () => temperature(),
