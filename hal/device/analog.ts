@@ -13,7 +13,7 @@ import type { Settings } from './settings';
 
 type Op = EntityOps['analog'];
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'analog'>> = deepFreeze({
   value: { code: READ },
   voltage: { code: READ },
   configuration: { fixed: 0, limits: { values: [0] } },

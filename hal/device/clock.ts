@@ -17,7 +17,7 @@ type Op = EntityOps['clock'];
 const FIELDS: readonly string[] = deepFreeze(['year', 'month', 'day', 'hour', 'minute', 'second']);
 
 const FIELD = { code: READ | WRITE };
-const OPS: OpTable<Op> = deepFreeze({ year: FIELD, month: FIELD, day: FIELD, hour: FIELD, minute: FIELD, second: FIELD });
+const OPS: OpTable<ValuesOf<'clock'>> = deepFreeze({ year: FIELD, month: FIELD, day: FIELD, hour: FIELD, minute: FIELD, second: FIELD });
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate(); // day 0 of the next month

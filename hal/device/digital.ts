@@ -15,7 +15,7 @@ import { asBool, asNumber } from '../kit/value-guards';
 type Op = EntityOps['digital'];
 const OUTPUT = 1;
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'digital'>> = deepFreeze({
   configuration: { setting: 'cfg', factory: 0, limits: { values: [0, OUTPUT, 4] } },
   state: { code: READ | WRITE },
   value: { code: READ | WRITE, limits: { min: 0, max: 1 } },

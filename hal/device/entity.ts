@@ -19,12 +19,12 @@ import type { Settings, SettingValue } from './settings';
 export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
   readonly count: number;
   protected readonly name: string;
-  protected readonly ops: OpTable<OpsIn<V>>;
+  protected readonly ops: OpTable<V>;
   protected readonly settings: Settings;
   /** Settings key prefix: "sig" gives per-instance keys ("sig0.t3"); "sys." one set ("sys.hbint"). */
   private readonly prefix: string;
 
-  constructor(name: string, ops: OpTable<OpsIn<V>>, count: number, settings: Settings, prefix: string) {
+  constructor(name: string, ops: OpTable<V>, count: number, settings: Settings, prefix: string) {
     this.name = name;
     this.ops = ops;
     this.count = count;

@@ -18,7 +18,7 @@ import { ipv4Bytes, macBytes } from './values';
 type Op = EntityOps['ethernet'];
 const DHCP = 2;
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'ethernet'>> = deepFreeze({
   enabled: { fixed: true, limits: { values: [1] } },
   networkconfiguration: { fixed: DHCP, limits: { values: [DHCP] } },
   staticipv4address: { setting: 'ip' },

@@ -11,7 +11,7 @@ import type { Settings } from './settings';
 type Op = EntityOps['servo'];
 const FRAME_US = 20000;
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'servo'>> = deepFreeze({
   enable: { setting: 'en', factory: false },
   position: { setting: 'pos', factory: 128 },
   reverse: { setting: 'rev', factory: false },

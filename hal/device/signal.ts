@@ -16,7 +16,7 @@ type Op = EntityOps['signal'];
 export const MIN_PERIOD_NS = 25;
 export const MAX_PERIOD_NS = 1000000000;
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'signal'>> = deepFreeze({
   enable: { setting: 'en', factory: false },
   invert: { setting: 'inv', factory: false },
   t3time: { setting: 't3', factory: 1000000, code: WRITE, limits: { min: MIN_PERIOD_NS, max: MAX_PERIOD_NS } }, // 1 kHz

@@ -15,7 +15,7 @@ type Op = EntityOps['store'];
 /** Preference domain of the slots (≤ 15 characters for NVS). */
 const DOMAIN = 'store';
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'store'>> = deepFreeze({
   slotstate: { code: READ },
   slotenable: { code: WRITE }, // limits: the board's slots (below)
   slotdisable: { code: WRITE },

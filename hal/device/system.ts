@@ -30,7 +30,7 @@ export interface ResetRequester {
   requestReset(): void;
 }
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'system'>> = deepFreeze({
   module: { code: READ },
   modulebaseaddress: { code: READ },
   modulehardwareoffset: { fixed: 0 },

@@ -14,7 +14,7 @@ import type { Settings } from './settings';
 
 type Op = EntityOps['uart'];
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'uart'>> = deepFreeze({
   enable: { setting: 'en', factory: false },
   // Automatic (0) is not available: a fixed rate between what the ESP32 UART makes.
   baudrate: { setting: 'baud', factory: 115200, limits: { min: 300, max: 5000000 } },
