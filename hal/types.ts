@@ -32,6 +32,12 @@ export type OpsIn<V> = keyof V & string;
 /** The operations entity `E`'s HAL answers. */
 export type OpsOf<E extends EntityName> = OpsIn<ValuesOf<E>>;
 
+/** Any value of a value map's operations (less an action's void): what a switch over them reads or writes. */
+export type ValueIn<V> = Exclude<V[keyof V], void>;
+
+/** Any value of entity `E`'s operations. */
+export type ValueOf<E extends EntityName> = ValueIn<ValuesOf<E>>;
+
 /** The operations of entity `E` whose value is a `T` (its boolean ones, its number ones...). */
 export type OpsWithValue<E extends EntityName, T> = { [K in OpsOf<E>]: ValuesOf<E>[K] extends T ? K : never }[OpsOf<E>];
 

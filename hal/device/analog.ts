@@ -6,7 +6,7 @@
 import Analog from 'embedded:io/analog';
 import { ApiError, aErrIO } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, ValuesOf } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, type OpTable } from './op-table';
 import type { Settings } from './settings';
@@ -34,7 +34,7 @@ export class AnalogEntity extends DeviceEntity<ValuesOf<'analog'>> {
     for (let i = 0; i < pins.length; i++) this.io.push(null);
   }
 
-  protected override read(i: number, op: Op): HalValue {
+  protected override read(i: number, op: Op): ValueOf<'analog'> {
     const v = this.sample(i);
     return op === 'voltage' ? Math.round((v * this.fullScale) / 65535) : v;
   }

@@ -6,7 +6,7 @@
 
 import { ApiError, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, ValuesOf } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
@@ -41,11 +41,11 @@ export class ClockEntity extends DeviceEntity<ValuesOf<'clock'>> {
     return Date.now() + this.offset;
   }
 
-  protected override read(_i: number, op: Op): HalValue {
+  protected override read(_i: number, op: Op): ValueOf<'clock'> {
     return fields(this.now())[FIELDS.indexOf(op)];
   }
 
-  protected override write(_i: number, op: Op, _p: readonly number[], v: HalValue): void {
+  protected override write(_i: number, op: Op, _p: readonly number[], v: ValueOf<'clock'>): void {
     const value = asNumber(v, `clock/${op}`);
     const t = fields(this.now());
     t[FIELDS.indexOf(op)] = value;

@@ -6,7 +6,7 @@
 import Digital from 'embedded:io/digital';
 import { ApiError, aErrIO, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, OpLimits, ValuesOf } from '../types';
+import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
@@ -46,7 +46,7 @@ export class DigitalEntity extends DeviceEntity<ValuesOf<'digital'>> {
     for (let i = 0; i < this.pins.length; i++) this.open(i);
   }
 
-  protected override read(i: number, op: Op): HalValue {
+  protected override read(i: number, op: Op): ValueOf<'digital'> {
     if (op === 'state') return this.level1(i) === 1;
     if (op === 'value') return this.level1(i);
     let bits = 0;
@@ -54,7 +54,7 @@ export class DigitalEntity extends DeviceEntity<ValuesOf<'digital'>> {
     return bits >>> 0;
   }
 
-  protected override write(i: number, op: Op, _p: readonly number[], v: HalValue): void {
+  protected override write(i: number, op: Op, _p: readonly number[], v: ValueOf<'digital'>): void {
     if (op === 'state') return this.drive(i, asBool(v, 'state') ? 1 : 0);
     if (op === 'value') return this.drive(i, asNumber(v, 'value') ? 1 : 0);
     // stateall sets the outputs only; inputs keep reading their pins (bits for them are ignored).

@@ -8,9 +8,14 @@
 import { CAN_READ, CAN_RUN, CAN_WRITE, cannot, checkSet, enter, publishedLimits, unsupported } from '../kit/entity-rules';
 import type { ApiError } from '../kit/errors';
 import { asBool, asBytes, asNumber, asString } from '../kit/value-guards';
-import type { EntityHal, HalValue, OpLimits, OpsIn, ValueMap } from '../types';
+import type { EntityHal, HalValue, OpLimits, OpsIn, ValueIn, ValueMap } from '../types';
 import { READ, RUN, WRITE, type OpRow, type OpTable } from './op-table';
 import type { Settings, SettingValue } from './settings';
+
+/** Any value but an action's void, which is what makes it one of the entity's values (ValueIn<V>). */
+function isValue<V, K extends keyof V>(v: V[K]): v is V[K] & ValueIn<V> {
+  return v !== undefined;
+}
 
 /**
  * `V` is the entity's value map (ValuesOf<'system'>...): get and set are typed per operation by it. The
@@ -72,7 +77,7 @@ export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
   set<K extends OpsIn<V>>(index: number, op: K, params: readonly number[], value: V[K]): void {
     const row = this.row(index, op);
     // An action's value (void) is never set: the API core sends PUT only to routes with a put code.
-    if (value === undefined) throw cannot(this.name, op, CAN_WRITE);
+    if (!isValue<V, K>(value)) throw cannot(this.name, op, CAN_WRITE);
     checkSet(this.name, index, op, this.can(row), this.limits(op), value);
     if (row.code !== undefined && row.code & WRITE) {
       this.write(index, op, params, value);
@@ -93,12 +98,12 @@ export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
   boot(): void { /* entities without outputs have nothing to open */ }
 
   /** READ rows. */
-  protected read(_index: number, op: OpsIn<V>, _params: readonly number[]): HalValue {
+  protected read(_index: number, op: OpsIn<V>, _params: readonly number[]): ValueIn<V> {
     throw this.unsupported(op);
   }
 
   /** WRITE rows, after the limits are checked. */
-  protected write(_index: number, op: OpsIn<V>, _params: readonly number[], _value: HalValue): void {
+  protected write(_index: number, op: OpsIn<V>, _params: readonly number[], _value: ValueIn<V>): void {
     throw this.unsupported(op);
   }
 

@@ -7,7 +7,7 @@
 // boot (saved value, else config.http.port): it takes effect after system/save and a reset.
 
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, ValuesOf } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import type { PlatformApi } from './platform/api';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
@@ -54,7 +54,7 @@ export class EthernetEntity extends DeviceEntity<ValuesOf<'ethernet'>> {
     for (let k = 0; k < OTHER_PORTS.length; k++) s.define(portKey(k + 1), OTHER_PORTS[k]);
   }
 
-  protected override read(_i: number, op: Op, p: readonly number[]): HalValue {
+  protected override read(_i: number, op: Op, p: readonly number[]): ValueOf<'ethernet'> {
     switch (op) {
       case 'ipv4address': return ipv4Bytes(this.platform.ipAddress());
       case 'ipv4dnsaddress': {
@@ -69,7 +69,7 @@ export class EthernetEntity extends DeviceEntity<ValuesOf<'ethernet'>> {
     throw this.unsupported(op);
   }
 
-  protected override write(_i: number, op: Op, p: readonly number[], v: HalValue): void {
+  protected override write(_i: number, op: Op, p: readonly number[], v: ValueOf<'ethernet'>): void {
     if (op !== 'interfaceport') throw this.unsupported(op);
     this.settings.set(portKey(p[0]), asNumber(v, 'interfaceport'));
   }

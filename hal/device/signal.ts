@@ -5,7 +5,7 @@
 
 import { ApiError, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, ValuesOf } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { WRITE, type OpTable } from './op-table';
 import { PwmPin } from './pwm-pin';
@@ -36,7 +36,7 @@ export class SignalEntity extends DeviceEntity<ValuesOf<'signal'>> {
     for (let i = 0; i < this.out.length; i++) this.changed(i);
   }
 
-  protected override write(i: number, op: Op, _p: readonly number[], v: HalValue): void {
+  protected override write(i: number, op: Op, _p: readonly number[], v: ValueOf<'signal'>): void {
     const s = this.settings;
     const t3 = s.num(this.key(i, 't3'));
     const t2 = s.num(this.key(i, 't2'));

@@ -5,7 +5,7 @@
 
 import { ApiError, aErrPermission } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, OpLimits, ValuesOf } from '../types';
+import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { PreferenceStore, Settings } from './settings';
@@ -50,7 +50,7 @@ export class StoreEntity extends DeviceEntity<ValuesOf<'store'>> {
     return op === 'slotenable' || op === 'slotdisable' ? this.slotLimits : super.limits(op);
   }
 
-  protected override read(_i: number, op: Op, p: readonly number[]): HalValue {
+  protected override read(_i: number, op: Op, p: readonly number[]): ValueOf<'store'> {
     switch (op) {
       case 'slotstate': return flag(this.settings.prefs, p[0], 'en', true);
       case 'lock': return flag(this.settings.prefs, p[0], 'lock', false);
@@ -60,7 +60,7 @@ export class StoreEntity extends DeviceEntity<ValuesOf<'store'>> {
     return data instanceof ArrayBuffer ? data.byteLength : 0;
   }
 
-  protected override write(_i: number, op: Op, p: readonly number[], v: HalValue): void {
+  protected override write(_i: number, op: Op, p: readonly number[], v: ValueOf<'store'>): void {
     if (op === 'lock') {
       this.settings.prefs.set(DOMAIN, 's' + p[0] + 'lock', asBool(v, 'lock'));
       return;

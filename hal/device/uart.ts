@@ -6,7 +6,7 @@
 import Serial from 'embedded:io/serial';
 import { ApiError, aErrIO } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, ValuesOf } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import type { UartPins } from './board';
 import { DeviceEntity } from './entity';
 import { READ, type OpTable } from './op-table';
@@ -43,7 +43,7 @@ export class UartEntity extends DeviceEntity<ValuesOf<'uart'>> {
     for (let i = 0; i < this.ports.length; i++) this.changed(i);
   }
 
-  protected override read(i: number): HalValue {
+  protected override read(i: number): ValueOf<'uart'> {
     return i; // linkchannel: own index = not linked
   }
 
