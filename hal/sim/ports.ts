@@ -9,7 +9,7 @@ import { ERR_PORT_OVERCURRENT } from '../kit/error-word';
 import type { SimContext } from './context';
 import type { PortDevice, UsbSpeed } from './profile';
 import type { RegisterFile } from './registers';
-import { asNumber, checkIndex } from '../kit/value-guards';
+import { checkIndex } from '../kit/value-guards';
 import { noise, slot } from './values';
 
 /** Enable lines of one port; groups of them are what the aggregate operations switch. */

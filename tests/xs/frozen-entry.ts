@@ -6,6 +6,8 @@ import { ROUTE_ROWS } from '../../src/api/route-table';
 import { EXTENSION_ROWS } from '../../src/api/route-extensions';
 import { ENTITY_NAMES, UNSUPPORTED_ENTITIES, allRoutes, routeForms } from '../../src/api/routes';
 import { ApiError, ERROR_NAMES } from '../../hal/kit/errors';
+import { ErrorWord } from '../../hal/kit/error-word';
+import { MODULE_OFFSETS, READ_ONLY } from '../../hal/kit/limits';
 import { intType } from '../../src/api/value-decode';
 import { TimestampClock } from '../../src/api/envelope';
 import { Api } from '../../src/api/api';
@@ -39,6 +41,7 @@ function report(probe: boolean): string {
     ['routeForms(powerdelivery, powerdataobject)', routeForms('powerdelivery', 'powerdataobject')],
     ['allRoutes() records', allRoutes().slice()],
     ['intType(u8)', intType('u8')], ['intType(i32)', intType('i32')],
+    ['READ_ONLY', READ_ONLY], ['MODULE_OFFSETS', MODULE_OFFSETS],
   ];
   if (probe) tables.push(['probe', Object.freeze({ rows: [['x']] })]);
   for (const [name, value] of tables) {
@@ -52,7 +55,7 @@ function report(probe: boolean): string {
   }
   const classes: [string, { prototype: object }][] = [
     ['Api', Api], ['Connection', Connection], ['RequestParser', RequestParser], ['HttpResponse', HttpResponse],
-    ['TimestampClock', TimestampClock], ['ApiError', ApiError],
+    ['TimestampClock', TimestampClock], ['ApiError', ApiError], ['ErrorWord', ErrorWord],
   ];
   for (const [name, cls] of classes) if (!Object.isFrozen(cls.prototype)) out.push(name + '.prototype');
   return JSON.stringify({ checked: tables.length + classes.length, routes: allRoutes().length, unfrozen: out });
