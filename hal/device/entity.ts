@@ -12,14 +12,16 @@ import type { EntityHal, HalValue, OpLimits, OpsIn, ValueIn, ValueMap } from '..
 import { READ, RUN, WRITE, type OpRow, type OpTable } from './op-table';
 import type { Settings, SettingValue } from './settings';
 
-/** Any value but an action's void, which is what makes it one of the entity's values (ValueIn<V>). */
+/** A value that is not an action's void: then it is one of the entity's values (ValueIn<V>). */
 function isValue<V, K extends keyof V>(v: V[K]): v is V[K] & ValueIn<V> {
   return v !== undefined;
 }
 
 /**
- * `V` is the entity's value map (ValuesOf<'system'>...): get and set are typed per operation by it. The
- * subclasses' read/write/action and the settings are erased (HalValue), each guarded where it narrows.
+ * `V` is the entity's value map (ValuesOf<'system'>...): get and set are typed per operation by it, the
+ * rows' factory and fixed values too (OpTable<V>). A subclass's read/write switch over its operations
+ * with any of its values (ValueIn<V>), guarded where a case narrows one. Settings are the erased store
+ * (HalValue), each kept in its factory value's type.
  */
 export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
   readonly count: number;
