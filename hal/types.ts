@@ -1,32 +1,56 @@
 // The HAL contract: what the API core asks of a module. Device-side code: no Node APIs.
 //
 // Every entity is one EntityHal of typed accessors: get/set/run keyed by the entity's own operation
-// names (EntityOps), with values already decoded to their type. The API core does all HTTP, JSON and
-// range work named in the route table; a HAL answers in device terms and throws ApiError
-// (hal/kit/errors.ts) for what only the module can know: a slot that is locked, a channel it lacks...
+// names, each value of its operation's type (EntityValues, generated from spec/operations.tsv by make
+// gen). The API core does all HTTP, JSON and range work named in the route table and calls the erased
+// form (EntityHal with string operations and HalValue values); a HAL answers in device terms and throws
+// ApiError (hal/kit/errors.ts) for what only the module can know: a slot that is locked, a channel it lacks...
 
 import type { EntityOps } from './entity-ops';
+import type { EntityValues } from './entity-values';
 
-export type { EntityOps };
+export type { EntityOps, EntityValues };
 export type EntityName = keyof EntityOps;
 
-/** Operations beyond operations.tsv (src/api/route-extensions.ts): a store slot's raw bytes. */
-export interface ExtensionOps {
-  store: 'slotdata';
+/** Operations beyond operations.tsv (src/api/route-extensions.ts), with their values: a store slot's raw bytes. */
+export interface ExtensionValues {
+  store: { slotdata: Uint8Array };
+}
+export type ExtensionOps = { [E in keyof ExtensionValues]: keyof ExtensionValues[E] };
+
+/** Every entity's operations with their values: the contract's (EntityValues) and the extensions'. */
+export interface AllValues extends EntityValues {
+  store: EntityValues['store'] & ExtensionValues['store'];
 }
 
-/** The operations an entity's HAL answers: the contract's and the extensions'. */
-export type OpsOf<E extends EntityName> = EntityOps[E] | (E extends keyof ExtensionOps ? ExtensionOps[E] : never);
+/** The value of each operation entity `E`'s HAL answers. */
+export type ValuesOf<E extends EntityName> = AllValues[E];
+
+/** The operation names of a value map. */
+export type OpsIn<V> = keyof V & string;
+
+/** The operations entity `E`'s HAL answers. */
+export type OpsOf<E extends EntityName> = OpsIn<ValuesOf<E>>;
+
+/** Any value of a value map's operations (less an action's void): what a switch over them reads or writes. */
+export type ValueIn<V> = Exclude<V[keyof V], void>;
+
+/** Any value of entity `E`'s operations. */
+export type ValueOf<E extends EntityName> = ValueIn<ValuesOf<E>>;
+
+/** The operations of entity `E` whose value is a `T` (its boolean ones, its number ones...). */
+export type OpsWithValue<E extends EntityName, T> = { [K in OpsOf<E>]: ValuesOf<E>[K] extends T ? K : never }[OpsOf<E>];
 
 /**
- * A value as the route's `type` reads it:
+ * Any value as the route's `type` reads it (EntityValues has each operation's own):
  * - u8..u32 / i8..i32: number (signed types may be negative)
  * - bool: boolean
- * - list:u32: number[]
+ * - list:u32: readonly number[]
  * - bytes:ipv4 / bytes:mac / bytes:text / bytes:hex: Uint8Array
  * - string (names): string
  * - bytes:raw (store slotdata): Uint8Array, any length
- * Actions and PUT-only routes with an I8 value (`usb/portenable` takes a channel) get a number.
+ * Actions carry no value (void in EntityValues); a PUT-only route with an I8 code and no type would
+ * take a number (the generator's rule; `usb/portenable` has type u8 and takes a channel).
  */
 export type HalValue = number | boolean | readonly number[] | Uint8Array | string;
 
@@ -43,27 +67,42 @@ export interface OpLimits {
   readonly values?: readonly number[];
 }
 
-export interface EntityHal<Op extends string = string> {
+/** What every value map is: operation name -> its value (void for an action). */
+export type ValueMap = { readonly [op: string]: HalValue | void };
+
+/** The erased value map: any operation name, any value. The API core sees every entity this way. */
+export interface ErasedValues {
+  readonly [op: string]: HalValue;
+}
+
+/**
+ * One entity's accessors, typed by its value map `V` (op -> value type; void for actions). Without
+ * `V`, the erased form the API core calls with a route's operation name and a decoded HalValue.
+ */
+export interface EntityHal<V = ErasedValues> {
   /** Instances of this entity on the module (valid indexes are 0..count-1). */
   readonly count: number;
   /** The module's capability table: false answers 501 aErrUnimplemented. */
-  supports(op: Op): boolean;
+  supports(op: OpsIn<V>): boolean;
   /**
    * Exclusive upper bound of a path parameter the route table leaves to the module
    * ({channel}, {slot}); parameters with a fixed range are checked by the API core.
    */
   limit(index: number, param: string): number;
   /** What the module accepts for `op` beyond the route table (null: nothing narrower). */
-  limits?(op: Op): OpLimits | null;
+  limits?(op: OpsIn<V>): OpLimits | null;
   /** Read (GET). `params` are the extra path parameters, already range-checked. */
-  get(index: number, op: Op, params: readonly number[]): HalValue;
+  get<K extends OpsIn<V>>(index: number, op: K, params: readonly number[]): V[K];
   /** Set (PUT). `value` is decoded and range-checked against the route's type and range. */
-  set(index: number, op: Op, params: readonly number[], value: HalValue): void;
+  set<K extends OpsIn<V>>(index: number, op: K, params: readonly number[], value: V[K]): void;
   /** Action (GET of a route whose get code is `none`). */
-  run(index: number, op: Op, params: readonly number[]): void;
+  run(index: number, op: OpsIn<V>, params: readonly number[]): void;
 }
 
-export type ModuleEntities = { readonly [E in EntityName]?: EntityHal<OpsOf<E>> };
+/** The HAL of entity `E`, typed by its operations' values. */
+export type HalOf<E extends EntityName> = EntityHal<ValuesOf<E>>;
+
+export type ModuleEntities = { readonly [E in EntityName]?: HalOf<E> };
 
 export interface ModuleHal {
   /** The module's 32-bit serial number (the {serial_num} of its paths). */

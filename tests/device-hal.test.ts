@@ -13,7 +13,7 @@ import type { EntityHal } from '../hal/types';
 import StandinDigital from '../hal/device/standin/digital';
 import StandinPwm from '../hal/device/standin/pwm';
 
-type Any = EntityHal<string>;
+type Any = EntityHal;
 function entities(m: DeviceModule): { readonly [name: string]: Any } {
   return m.entities as unknown as { readonly [name: string]: Any };
 }

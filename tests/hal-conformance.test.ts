@@ -16,7 +16,7 @@ import type { EntityHal, HalValue, ModuleHal } from '../hal/types';
 
 /** One powered-up module: its system entity, and what happens when an answer has been sent. */
 interface Powered {
-  readonly system: EntityHal<string>;
+  readonly system: EntityHal;
   /** afterResponse(); true when the module restarted then. */
   answerSent(): boolean;
 }
@@ -27,8 +27,8 @@ interface Bench {
   powerUp(): Powered;
 }
 
-function systemOf(m: ModuleHal): EntityHal<string> {
-  return m.entities.system as unknown as EntityHal<string>;
+function systemOf(m: ModuleHal): EntityHal {
+  return m.entities.system as unknown as EntityHal;
 }
 
 function simBench(): Bench {

@@ -9,7 +9,7 @@ import { Api } from '../src/api/api';
 import { routeForms } from '../src/api/routes';
 import { routeBounds } from '../src/openapi/schemas';
 import { createSimModule, PROFILES, type SimProfile } from '../hal/sim/index';
-import type { EntityHal, ModuleHal } from '../hal/types';
+import type { HalOf, ModuleHal } from '../hal/types';
 import { call, type Answer } from './helpers';
 import { OpenApiValidator } from './openapi-validator';
 import * as fs from 'node:fs';
@@ -110,10 +110,10 @@ describe('published limits: read-only operations', () => {
     // hbinterval is read-only here (as a board with a fixed heartbeat would).
     const sim = createSimModule({ serialNumber: SERIAL });
     const system = sim.entities.system!;
-    const fixed: EntityHal = {
-      count: system.count, supports: (op) => system.supports(op as never), limit: (i, p) => system.limit(i, p),
-      limits: (op) => (op === 'hbinterval' ? { readOnly: true } : system.limits!(op as never)),
-      get: (i, op, p) => system.get(i, op as never, p), set: (i, op, p, v) => system.set(i, op as never, p, v), run: (i, op, p) => system.run(i, op as never, p),
+    const fixed: HalOf<'system'> = {
+      count: system.count, supports: (op) => system.supports(op), limit: (i, p) => system.limit(i, p),
+      limits: (op) => (op === 'hbinterval' ? { readOnly: true } : system.limits!(op)),
+      get: (i, op, p) => system.get(i, op, p), set: (i, op, p, v) => system.set(i, op, p, v), run: (i, op, p) => system.run(i, op, p),
     };
     const module: ModuleHal = { serialNumber: SERIAL, entities: { ...sim.entities, system: fixed }, now: () => sim.now(), afterResponse: () => sim.afterResponse() };
     const api = new Api([module]);

@@ -6,21 +6,21 @@
 import Analog from 'embedded:io/analog';
 import { ApiError, aErrIO } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, type OpTable } from './op-table';
 import type { Settings } from './settings';
 
 type Op = EntityOps['analog'];
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'analog'>> = deepFreeze({
   value: { code: READ },
   voltage: { code: READ },
   configuration: { fixed: 0, limits: { values: [0] } },
   range: { fixed: 0, limits: { values: [0] } },
 });
 
-export class AnalogEntity extends DeviceEntity<Op> {
+export class AnalogEntity extends DeviceEntity<ValuesOf<'analog'>> {
   private readonly pins: readonly number[];
   private readonly fullScale: number;
   /** Opened on first read. */
@@ -34,7 +34,7 @@ export class AnalogEntity extends DeviceEntity<Op> {
     for (let i = 0; i < pins.length; i++) this.io.push(null);
   }
 
-  protected override read(i: number, op: Op): HalValue {
+  protected override read(i: number, op: Op): ValueOf<'analog'> {
     const v = this.sample(i);
     return op === 'voltage' ? Math.round((v * this.fullScale) / 65535) : v;
   }

@@ -6,7 +6,7 @@
 
 import { ApiError, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
@@ -17,7 +17,7 @@ type Op = EntityOps['clock'];
 const FIELDS: readonly string[] = deepFreeze(['year', 'month', 'day', 'hour', 'minute', 'second']);
 
 const FIELD = { code: READ | WRITE };
-const OPS: OpTable<Op> = deepFreeze({ year: FIELD, month: FIELD, day: FIELD, hour: FIELD, minute: FIELD, second: FIELD });
+const OPS: OpTable<ValuesOf<'clock'>> = deepFreeze({ year: FIELD, month: FIELD, day: FIELD, hour: FIELD, minute: FIELD, second: FIELD });
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate(); // day 0 of the next month
@@ -28,7 +28,7 @@ function fields(ms: number): number[] {
   return [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()];
 }
 
-export class ClockEntity extends DeviceEntity<Op> {
+export class ClockEntity extends DeviceEntity<ValuesOf<'clock'>> {
   /** Milliseconds the module clock is ahead of Date.now(). */
   private offset = 0;
 
@@ -41,11 +41,11 @@ export class ClockEntity extends DeviceEntity<Op> {
     return Date.now() + this.offset;
   }
 
-  protected override read(_i: number, op: Op): HalValue {
+  protected override read(_i: number, op: Op): ValueOf<'clock'> {
     return fields(this.now())[FIELDS.indexOf(op)];
   }
 
-  protected override write(_i: number, op: Op, _p: readonly number[], v: HalValue): void {
+  protected override write(_i: number, op: Op, _p: readonly number[], v: ValueOf<'clock'>): void {
     const value = asNumber(v, `clock/${op}`);
     const t = fields(this.now());
     t[FIELDS.indexOf(op)] = value;

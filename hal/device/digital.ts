@@ -6,7 +6,7 @@
 import Digital from 'embedded:io/digital';
 import { ApiError, aErrIO, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, OpLimits } from '../types';
+import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
@@ -15,14 +15,14 @@ import { asBool, asNumber } from '../kit/value-guards';
 type Op = EntityOps['digital'];
 const OUTPUT = 1;
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'digital'>> = deepFreeze({
   configuration: { setting: 'cfg', factory: 0, limits: { values: [0, OUTPUT, 4] } },
   state: { code: READ | WRITE },
   value: { code: READ | WRITE, limits: { min: 0, max: 1 } },
   stateall: { code: READ | WRITE }, // limits: one bit per pin (per board, below)
 });
 
-export class DigitalEntity extends DeviceEntity<Op> {
+export class DigitalEntity extends DeviceEntity<ValuesOf<'digital'>> {
   private readonly pins: readonly number[];
   private readonly io: (Digital | null)[];
   /** What each output was last set to (an output pin is not read back). */
@@ -46,7 +46,7 @@ export class DigitalEntity extends DeviceEntity<Op> {
     for (let i = 0; i < this.pins.length; i++) this.open(i);
   }
 
-  protected override read(i: number, op: Op): HalValue {
+  protected override read(i: number, op: Op): ValueOf<'digital'> {
     if (op === 'state') return this.level1(i) === 1;
     if (op === 'value') return this.level1(i);
     let bits = 0;
@@ -54,7 +54,7 @@ export class DigitalEntity extends DeviceEntity<Op> {
     return bits >>> 0;
   }
 
-  protected override write(i: number, op: Op, _p: readonly number[], v: HalValue): void {
+  protected override write(i: number, op: Op, _p: readonly number[], v: ValueOf<'digital'>): void {
     if (op === 'state') return this.drive(i, asBool(v, 'state') ? 1 : 0);
     if (op === 'value') return this.drive(i, asNumber(v, 'value') ? 1 : 0);
     // stateall sets the outputs only; inputs keep reading their pins (bits for them are ignored).

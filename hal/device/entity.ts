@@ -8,19 +8,30 @@
 import { CAN_READ, CAN_RUN, CAN_WRITE, cannot, checkSet, enter, publishedLimits, unsupported } from '../kit/entity-rules';
 import type { ApiError } from '../kit/errors';
 import { asBool, asBytes, asNumber, asString } from '../kit/value-guards';
-import type { EntityHal, HalValue, OpLimits } from '../types';
+import type { EntityHal, HalValue, OpLimits, OpsIn, ValueIn, ValueMap } from '../types';
 import { READ, RUN, WRITE, type OpRow, type OpTable } from './op-table';
 import type { Settings, SettingValue } from './settings';
 
-export class DeviceEntity<Op extends string> implements EntityHal<Op> {
+/** A value that is not an action's void: then it is one of the entity's values (ValueIn<V>). */
+function isValue<V, K extends keyof V>(v: V[K]): v is V[K] & ValueIn<V> {
+  return v !== undefined;
+}
+
+/**
+ * `V` is the entity's value map (ValuesOf<'system'>...): get and set are typed per operation by it, the
+ * rows' factory and fixed values too (OpTable<V>). A subclass's read/write switch over its operations
+ * with any of its values (ValueIn<V>), guarded where a case narrows one. Settings are the erased store
+ * (HalValue), each kept in its factory value's type.
+ */
+export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
   readonly count: number;
   protected readonly name: string;
-  protected readonly ops: OpTable<Op>;
+  protected readonly ops: OpTable<V>;
   protected readonly settings: Settings;
   /** Settings key prefix: "sig" gives per-instance keys ("sig0.t3"); "sys." one set ("sys.hbint"). */
   private readonly prefix: string;
 
-  constructor(name: string, ops: OpTable<Op>, count: number, settings: Settings, prefix: string) {
+  constructor(name: string, ops: OpTable<V>, count: number, settings: Settings, prefix: string) {
     this.name = name;
     this.ops = ops;
     this.count = count;
@@ -39,7 +50,7 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
     return p.charCodeAt(p.length - 1) === 46 /* . */ ? p + setting : p + index + '.' + setting;
   }
 
-  supports(op: Op): boolean {
+  supports(op: OpsIn<V>): boolean {
     const row = this.ops[op];
     return !!row && (row.setting !== undefined || row.fixed !== undefined || row.code !== undefined);
   }
@@ -48,13 +59,16 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
     return 0;
   }
 
-  limits(op: Op): OpLimits | null {
+  limits(op: OpsIn<V>): OpLimits | null {
     const row = this.ops[op];
     if (!row || !this.supports(op)) return null;
     return publishedLimits(this.can(row), row.limits);
   }
 
-  get(index: number, op: Op, params: readonly number[]): HalValue {
+  // Typed by the first signature; the second is what runs (a setting or fixed value keeps the type its
+  // row and factory value give it, and read() answers its own operations).
+  get<K extends OpsIn<V>>(index: number, op: K, params: readonly number[]): V[K];
+  get(index: number, op: OpsIn<V>, params: readonly number[]): HalValue | void {
     const row = this.row(index, op);
     if (row.code !== undefined && row.code & READ) return this.read(index, op, params);
     if (row.setting !== undefined) return this.settings.get(this.key(index, row.setting));
@@ -62,8 +76,10 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
     throw cannot(this.name, op, CAN_READ);
   }
 
-  set(index: number, op: Op, params: readonly number[], value: HalValue): void {
+  set<K extends OpsIn<V>>(index: number, op: K, params: readonly number[], value: V[K]): void {
     const row = this.row(index, op);
+    // An action's value (void) is never set: the API core sends PUT only to routes with a put code.
+    if (!isValue<V, K>(value)) throw cannot(this.name, op, CAN_WRITE);
     checkSet(this.name, index, op, this.can(row), this.limits(op), value);
     if (row.code !== undefined && row.code & WRITE) {
       this.write(index, op, params, value);
@@ -74,7 +90,7 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
     } // else a fixed value: its limits accepted exactly that value, nothing changes
   }
 
-  run(index: number, op: Op, params: readonly number[]): void {
+  run(index: number, op: OpsIn<V>, params: readonly number[]): void {
     const row = this.row(index, op);
     if (!(this.can(row) & CAN_RUN)) throw cannot(this.name, op, CAN_RUN);
     this.action(index, op, params);
@@ -84,22 +100,22 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
   boot(): void { /* entities without outputs have nothing to open */ }
 
   /** READ rows. */
-  protected read(_index: number, op: Op, _params: readonly number[]): HalValue {
+  protected read(_index: number, op: OpsIn<V>, _params: readonly number[]): ValueIn<V> {
     throw this.unsupported(op);
   }
 
   /** WRITE rows, after the limits are checked. */
-  protected write(_index: number, op: Op, _params: readonly number[], _value: HalValue): void {
+  protected write(_index: number, op: OpsIn<V>, _params: readonly number[], _value: ValueIn<V>): void {
     throw this.unsupported(op);
   }
 
   /** RUN rows. */
-  protected action(_index: number, op: Op, _params: readonly number[]): void {
+  protected action(_index: number, op: OpsIn<V>, _params: readonly number[]): void {
     throw this.unsupported(op);
   }
 
   /** A setting row was written: apply it to the hardware. */
-  protected changed(_index: number, _op: Op): void { /* settings that only take effect after a reset */ }
+  protected changed(_index: number, _op: OpsIn<V>): void { /* settings that only take effect after a reset */ }
 
   protected unsupported(op: string): ApiError {
     return unsupported(this.name, op);
@@ -116,7 +132,7 @@ export class DeviceEntity<Op extends string> implements EntityHal<Op> {
     return can;
   }
 
-  private row(index: number, op: Op): OpRow {
+  private row(index: number, op: OpsIn<V>): OpRow {
     // The core checks the index against count; this guards direct callers.
     enter(this.name, index, this.count, op, this.supports(op));
     return this.ops[op]!;

@@ -7,7 +7,7 @@
 // boot (saved value, else config.http.port): it takes effect after system/save and a reset.
 
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import type { PlatformApi } from './platform/api';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
@@ -18,7 +18,7 @@ import { ipv4Bytes, macBytes } from './values';
 type Op = EntityOps['ethernet'];
 const DHCP = 2;
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'ethernet'>> = deepFreeze({
   enabled: { fixed: true, limits: { values: [1] } },
   networkconfiguration: { fixed: DHCP, limits: { values: [DHCP] } },
   staticipv4address: { setting: 'ip' },
@@ -43,7 +43,7 @@ export function portKey(service: number): string {
   return 'eth.port' + service;
 }
 
-export class EthernetEntity extends DeviceEntity<Op> {
+export class EthernetEntity extends DeviceEntity<ValuesOf<'ethernet'>> {
   private readonly platform: PlatformApi;
 
   constructor(s: Settings, platform: PlatformApi, httpPort: number) {
@@ -54,7 +54,7 @@ export class EthernetEntity extends DeviceEntity<Op> {
     for (let k = 0; k < OTHER_PORTS.length; k++) s.define(portKey(k + 1), OTHER_PORTS[k]);
   }
 
-  protected override read(_i: number, op: Op, p: readonly number[]): HalValue {
+  protected override read(_i: number, op: Op, p: readonly number[]): ValueOf<'ethernet'> {
     switch (op) {
       case 'ipv4address': return ipv4Bytes(this.platform.ipAddress());
       case 'ipv4dnsaddress': {
@@ -69,7 +69,7 @@ export class EthernetEntity extends DeviceEntity<Op> {
     throw this.unsupported(op);
   }
 
-  protected override write(_i: number, op: Op, p: readonly number[], v: HalValue): void {
+  protected override write(_i: number, op: Op, p: readonly number[], v: ValueOf<'ethernet'>): void {
     if (op !== 'interfaceport') throw this.unsupported(op);
     this.settings.set(portKey(p[0]), asNumber(v, 'interfaceport'));
   }

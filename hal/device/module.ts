@@ -8,7 +8,6 @@ import { AnalogEntity } from './analog';
 import type { BoardProfile } from './board';
 import { ClockEntity } from './clock';
 import { DigitalEntity } from './digital';
-import type { DeviceEntity } from './entity';
 import { EthernetEntity, portKey } from './ethernet';
 import type { PlatformApi } from './platform/api';
 import { PwmPin } from './pwm-pin';
@@ -43,7 +42,18 @@ export function serialFromMac(mac: string): number {
   return ((b[2] << 24) | (b[3] << 16) | (b[4] << 8) | b[5]) >>> 0;
 }
 
-type Entities = { -readonly [E in keyof ModuleEntities]: ModuleEntities[E] };
+/** The entities this HAL makes, as their classes (each is the EntityHal of its name). */
+interface Entities {
+  system: SystemEntity;
+  clock: ClockEntity;
+  ethernet: EthernetEntity;
+  digital?: DigitalEntity;
+  servo?: ServoEntity;
+  signal?: SignalEntity;
+  uart?: UartEntity;
+  analog?: AnalogEntity;
+  store?: StoreEntity;
+}
 
 export class DeviceModule implements ModuleHal, ResetRequester {
   readonly serialNumber: number;
@@ -53,7 +63,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
   private readonly clock: ClockEntity;
   private readonly system: SystemEntity;
   /** Every entity, system first: what a boot puts in its saved state. */
-  private readonly all: DeviceEntity<string>[];
+  private readonly all: { boot(): void }[];
   private readonly onReset: (restart: () => void) => void;
   /** `restart` bound once, handed to onReset. */
   private readonly restartFn: () => void;
@@ -81,7 +91,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     if (b.storeSlots > 0) e.store = new StoreEntity(s, b.storeSlots, b.slotCapacity);
     this.entities = e;
     this.all = [];
-    for (const name in e) this.all.push(e[name as keyof Entities] as unknown as DeviceEntity<string>);
+    for (const x of [e.system, e.clock, e.ethernet, e.digital, e.servo, e.signal, e.uart, e.analog, e.store]) if (x) this.all.push(x);
     this.restartFn = () => this.restart();
     this.boot();
   }

@@ -10,19 +10,20 @@ export const READ = 1;
 export const WRITE = 2;
 export const RUN = 4;
 
-export interface OpRow {
+/** One operation's row; `T` is its value type (EntityValues): a factory or fixed value must be one. */
+export interface OpRow<T = number | boolean> {
   /**
    * The operating parameter the operation reads and (unless readOnly) writes: a Settings key, per
    * instance for entities with a per-index prefix ("sig" + 0 + "." + "t3").
    */
   readonly setting?: string;
   /** The setting's factory value (declared for every instance when the entity is made). */
-  readonly factory?: number | boolean;
+  readonly factory?: T;
   /**
    * A value this board always reads. With `limits.values` equal to [fixed], a PUT of that value is
    * accepted and changes nothing; any other is 400 aErrRange.
    */
-  readonly fixed?: number | boolean;
+  readonly fixed?: T;
   /** READ | WRITE | RUN: handled by the entity's read / write / action methods. */
   readonly code?: number;
   /** Readable but not settable on this module: its PUT answers 501 aErrUnimplemented. */
@@ -31,4 +32,9 @@ export interface OpRow {
   readonly limits?: OpLimits;
 }
 
-export type OpTable<Op extends string> = { readonly [K in Op]?: OpRow };
+/**
+ * An entity's rows, each typed by its operation's value in `V` (ValuesOf<'system'>...): a boolean
+ * operation cannot have a factory value of 0. Settings hold numbers and booleans here; a string
+ * setting (system/name) gets its factory value from the entity's constructor.
+ */
+export type OpTable<V> = { readonly [K in keyof V]?: OpRow<Extract<V[K], number | boolean>> };

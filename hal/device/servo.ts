@@ -2,22 +2,21 @@
 // per step from 0.5 ms at 0; reverse mirrors it around 128. Disabled: no pulses (output closed, pin low).
 
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps } from '../types';
+import type { ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import type { OpTable } from './op-table';
 import { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
 
-type Op = EntityOps['servo'];
 const FRAME_US = 20000;
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'servo'>> = deepFreeze({
   enable: { setting: 'en', factory: false },
   position: { setting: 'pos', factory: 128 },
   reverse: { setting: 'rev', factory: false },
 });
 
-export class ServoEntity extends DeviceEntity<Op> {
+export class ServoEntity extends DeviceEntity<ValuesOf<'servo'>> {
   private readonly out: PwmPin[];
 
   constructor(s: Settings, pins: readonly number[]) {

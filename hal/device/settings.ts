@@ -13,6 +13,7 @@
 // by the SDK itself.
 
 import { ApiError, aErrSize, aErrIO } from '../kit/errors';
+import { asBool, asBytes, asNumber, asString } from '../kit/value-guards';
 
 export type SettingValue = number | boolean | string | Uint8Array;
 
@@ -60,10 +61,12 @@ export class Settings {
     if (v === undefined) throw new Error(`undefined setting ${key}`);
     return v;
   }
-  num(key: string): number { return this.get(key) as number; }
-  bool(key: string): boolean { return this.get(key) as boolean; }
-  str(key: string): string { return this.get(key) as string; }
-  bytes(key: string): Uint8Array { return this.get(key) as Uint8Array; }
+  // Each setting keeps its factory value's type (loadOne, DeviceEntity.set): the guards only catch a
+  // key read as the wrong kind, a bug.
+  num(key: string): number { return asNumber(this.get(key), key); }
+  bool(key: string): boolean { return asBool(this.get(key), key); }
+  str(key: string): string { return asString(this.get(key), key); }
+  bytes(key: string): Uint8Array { return asBytes(this.get(key), key); }
 
   set(key: string, value: SettingValue): void {
     if (this.values[key] === undefined) throw new Error(`undefined setting ${key}`);
@@ -118,7 +121,10 @@ export class Settings {
     if (saved === undefined) return factory;
     // Keep the factory value's type: a stale entry of another type (an older firmware) is ignored.
     if (factory instanceof Uint8Array) return saved instanceof ArrayBuffer ? new Uint8Array(saved) : factory;
-    return typeof saved === typeof factory ? saved as SettingValue : factory;
+    if (typeof saved === 'number' || typeof saved === 'boolean' || typeof saved === 'string') {
+      return typeof saved === typeof factory ? saved : factory;
+    }
+    return factory;
   }
 }
 Object.freeze(Settings.prototype);

@@ -5,7 +5,7 @@
 
 import { ApiError, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { WRITE, type OpTable } from './op-table';
 import { PwmPin } from './pwm-pin';
@@ -16,14 +16,14 @@ type Op = EntityOps['signal'];
 export const MIN_PERIOD_NS = 25;
 export const MAX_PERIOD_NS = 1000000000;
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'signal'>> = deepFreeze({
   enable: { setting: 'en', factory: false },
   invert: { setting: 'inv', factory: false },
   t3time: { setting: 't3', factory: 1000000, code: WRITE, limits: { min: MIN_PERIOD_NS, max: MAX_PERIOD_NS } }, // 1 kHz
   t2time: { setting: 't2', factory: 500000, code: WRITE, limits: { min: 0, max: MAX_PERIOD_NS } },
 });
 
-export class SignalEntity extends DeviceEntity<Op> {
+export class SignalEntity extends DeviceEntity<ValuesOf<'signal'>> {
   private readonly out: PwmPin[];
 
   constructor(s: Settings, pins: readonly number[]) {
@@ -36,7 +36,7 @@ export class SignalEntity extends DeviceEntity<Op> {
     for (let i = 0; i < this.out.length; i++) this.changed(i);
   }
 
-  protected override write(i: number, op: Op, _p: readonly number[], v: HalValue): void {
+  protected override write(i: number, op: Op, _p: readonly number[], v: ValueOf<'signal'>): void {
     const s = this.settings;
     const t3 = s.num(this.key(i, 't3'));
     const t2 = s.num(this.key(i, 't2'));

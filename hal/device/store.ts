@@ -5,7 +5,7 @@
 
 import { ApiError, aErrPermission } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue, OpLimits } from '../types';
+import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { PreferenceStore, Settings } from './settings';
@@ -15,7 +15,7 @@ type Op = EntityOps['store'];
 /** Preference domain of the slots (≤ 15 characters for NVS). */
 const DOMAIN = 'store';
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'store'>> = deepFreeze({
   slotstate: { code: READ },
   slotenable: { code: WRITE }, // limits: the board's slots (below)
   slotdisable: { code: WRITE },
@@ -29,7 +29,7 @@ function flag(prefs: PreferenceStore, slot: number, what: string, dflt: boolean)
   return typeof v === 'boolean' ? v : dflt;
 }
 
-export class StoreEntity extends DeviceEntity<Op> {
+export class StoreEntity extends DeviceEntity<ValuesOf<'store'>> {
   private readonly slots: number;
   private readonly capacity: number;
   /** slotenable / slotdisable take a slot number 0..slots-1. */
@@ -50,7 +50,7 @@ export class StoreEntity extends DeviceEntity<Op> {
     return op === 'slotenable' || op === 'slotdisable' ? this.slotLimits : super.limits(op);
   }
 
-  protected override read(_i: number, op: Op, p: readonly number[]): HalValue {
+  protected override read(_i: number, op: Op, p: readonly number[]): ValueOf<'store'> {
     switch (op) {
       case 'slotstate': return flag(this.settings.prefs, p[0], 'en', true);
       case 'lock': return flag(this.settings.prefs, p[0], 'lock', false);
@@ -60,7 +60,7 @@ export class StoreEntity extends DeviceEntity<Op> {
     return data instanceof ArrayBuffer ? data.byteLength : 0;
   }
 
-  protected override write(_i: number, op: Op, p: readonly number[], v: HalValue): void {
+  protected override write(_i: number, op: Op, p: readonly number[], v: ValueOf<'store'>): void {
     if (op === 'lock') {
       this.settings.prefs.set(DOMAIN, 's' + p[0] + 'lock', asBool(v, 'lock'));
       return;

@@ -5,7 +5,7 @@
 
 import Time from 'time';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import type { BoardProfile } from './board';
 import { DeviceEntity } from './entity';
 import { MODULE_OFFSETS } from '../kit/limits';
@@ -13,7 +13,7 @@ import { READ, RUN, WRITE, type OpTable } from './op-table';
 import type { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
 import { ERR_STORAGE, ErrorWord } from '../kit/error-word';
-import { asBool } from '../kit/value-guards';
+import { asBool, asNumber } from '../kit/value-guards';
 import { packHardwareVersion } from '../kit/version';
 
 type Op = EntityOps['system'];
@@ -30,7 +30,7 @@ export interface ResetRequester {
   requestReset(): void;
 }
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'system'>> = deepFreeze({
   module: { code: READ },
   modulebaseaddress: { code: READ },
   modulehardwareoffset: { fixed: 0 },
@@ -57,7 +57,7 @@ const OPS: OpTable<Op> = deepFreeze({
   resetdevicetofactorydefaults: { code: RUN },
 });
 
-export class SystemEntity extends DeviceEntity<Op> {
+export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   private readonly board: BoardProfile;
   private readonly serial: number;
   private readonly firmware: Firmware;
@@ -103,12 +103,12 @@ export class SystemEntity extends DeviceEntity<Op> {
     this.applyLed();
   }
 
-  protected override read(_i: number, op: Op): HalValue {
+  protected override read(_i: number, op: Op): ValueOf<'system'> {
     const b = this.board;
     switch (op) {
       case 'module': return (b.moduleAddress + this.offsetAtBoot) & 0xff;
       case 'modulebaseaddress': return b.moduleAddress;
-      case 'routeraddresssetting': return this.settings.saved('sys.router');
+      case 'routeraddresssetting': return asNumber(this.settings.saved('sys.router'), 'sys.router');
       case 'led': return this.ledOn;
       case 'version': return this.firmware.version;
       case 'build': return this.firmware.build;
@@ -122,7 +122,7 @@ export class SystemEntity extends DeviceEntity<Op> {
     throw this.unsupported(op);
   }
 
-  protected override write(_i: number, op: Op, _p: readonly number[], v: HalValue): void {
+  protected override write(_i: number, op: Op, _p: readonly number[], v: ValueOf<'system'>): void {
     if (op !== 'led') throw this.unsupported(op);
     this.ledOn = asBool(v, 'led');
     this.applyLed();

@@ -6,15 +6,14 @@
 import Serial from 'embedded:io/serial';
 import { ApiError, aErrIO } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, HalValue } from '../types';
+import type { ValueOf, ValuesOf } from '../types';
 import type { UartPins } from './board';
 import { DeviceEntity } from './entity';
 import { READ, type OpTable } from './op-table';
 import type { Settings } from './settings';
 
-type Op = EntityOps['uart'];
 
-const OPS: OpTable<Op> = deepFreeze({
+const OPS: OpTable<ValuesOf<'uart'>> = deepFreeze({
   enable: { setting: 'en', factory: false },
   // Automatic (0) is not available: a fixed rate between what the ESP32 UART makes.
   baudrate: { setting: 'baud', factory: 115200, limits: { min: 300, max: 5000000 } },
@@ -28,7 +27,7 @@ const OPS: OpTable<Op> = deepFreeze({
   availableprotocols: { fixed: 1 },
 });
 
-export class UartEntity extends DeviceEntity<Op> {
+export class UartEntity extends DeviceEntity<ValuesOf<'uart'>> {
   private readonly ports: readonly UartPins[];
   private readonly io: (Serial | null)[];
 
@@ -43,7 +42,7 @@ export class UartEntity extends DeviceEntity<Op> {
     for (let i = 0; i < this.ports.length; i++) this.changed(i);
   }
 
-  protected override read(i: number): HalValue {
+  protected override read(i: number): ValueOf<'uart'> {
     return i; // linkchannel: own index = not linked
   }
 

@@ -22,8 +22,13 @@ export function asBytes(v: HalValue, what: string): Uint8Array {
   throw new ApiError(aErrParam, `${what}: bytes are needed`);
 }
 
+/** Array.isArray for a HalValue: TypeScript's own does not narrow a readonly array out of a union. */
+export function isList(v: HalValue | void): v is readonly number[] {
+  return Array.isArray(v);
+}
+
 export function asList(v: HalValue, what: string): readonly number[] {
-  if (Array.isArray(v)) return v as readonly number[];
+  if (isList(v)) return v;
   throw new ApiError(aErrParam, `${what}: a list is needed`);
 }
 

@@ -3,7 +3,7 @@
 // samples/rate seconds have passed, writes 2-byte little-endian samples into RAM store slot 0.
 
 import { ApiError, aErrBusy, aErrMode, aErrPermission } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import { ERR_CAPTURE } from '../kit/error-word';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
@@ -30,7 +30,7 @@ export const CAPTURE_ERROR = 3;
 
 interface Capture { state: number; start: number; rate: number; samples: number; range: number }
 
-export function createAnalog(ctx: SimContext, stores: StoreModel): EntityHal<EntityOps['analog']> {
+export function createAnalog(ctx: SimContext, stores: StoreModel): HalOf<'analog'> {
   const regs = ctx.registers('analog', {
     value: 0, // DAC bits (outputs)
     range: 0,

@@ -2,7 +2,7 @@
 // the clock's offset from wall time; the clock keeps running through reset (battery-backed RTC).
 
 import { ApiError, aErrMode } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { EntityOps, HalOf } from '../types';
 import { civilFromMs, daysInMonth, msFromCivil, type CivilTime } from './calendar';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
@@ -13,10 +13,10 @@ type Field = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
 
 const FIELDS: readonly Field[] = ['year', 'month', 'day', 'hour', 'minute', 'second'];
 
-export function createClock(ctx: SimContext): EntityHal<ClockOp> {
+export function createClock(ctx: SimContext): HalOf<'clock'> {
   const read = (f: Field) => () => civilFromMs(ctx.moduleNow())[f];
-  const write = (f: Field) => (_i: number, _p: readonly number[], v: unknown) => {
-    const value = asNumber(v as number, `clock/${f}`);
+  const write = (f: Field) => (_i: number, _p: readonly number[], v: number) => {
+    const value = asNumber(v, `clock/${f}`);
     const t: CivilTime = civilFromMs(ctx.moduleNow());
     t[f] = value;
     const last = daysInMonth(t.year, t.month);

@@ -5,10 +5,10 @@
 // - reboot runs on system/reset: registers go back to saved settings, volatile models restart.
 
 import { ERR_STORAGE, ErrorWord } from '../kit/error-word';
-import type { EntityName } from '../types';
+import type { EntityName, ValuesOf } from '../types';
 import { Persist, type SimStorage } from './persist';
 import { countOf, type SimProfile } from './profile';
-import { RegisterFile, type RegisterTable } from './registers';
+import { RegisterFile, type TypedRegisterTable } from './registers';
 
 const MAX_EVENTS = 64;
 
@@ -60,8 +60,10 @@ export class SimContext {
     return countOf(this.profile, entity);
   }
 
-  /** The register file of an entity, loaded with its saved settings. */
-  registers(entity: EntityName, table: RegisterTable, volatile: readonly string[] = [], count = this.count(entity)): RegisterFile {
+  /** The register file of an entity, loaded with its saved settings; its defaults typed by the value map. */
+  registers<E extends EntityName>(
+    entity: E, table: TypedRegisterTable<ValuesOf<E>>, volatile: readonly string[] = [], count = this.count(entity),
+  ): RegisterFile {
     const file = new RegisterFile(entity, count, table, volatile);
     for (let i = 0; i < file.count; i++) file.load(i, this.persist.settingsOf(entity, i));
     this.files.set(entity, file);

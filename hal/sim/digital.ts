@@ -3,7 +3,7 @@
 // on the digital pin of the same index: enabling a servo configures that pin as an RC servo output.
 
 import { ApiError, aErrMode } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { indexOf, range } from './limits';
@@ -18,8 +18,8 @@ export const CONFIG_LINK_OUTPUT = 6;
 const DRIVEN = [CONFIG_OUTPUT, CONFIG_SERVO_OUTPUT, CONFIG_LINK_OUTPUT];
 
 export interface DigitalModel {
-  digital: EntityHal<EntityOps['digital']>;
-  servo: EntityHal<EntityOps['servo']>;
+  digital: HalOf<'digital'>;
+  servo: HalOf<'servo'>;
   setInput(index: number, level: boolean): void;
 }
 

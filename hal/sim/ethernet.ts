@@ -3,7 +3,7 @@
 // save and reset.
 
 import { ApiError, aErrRange, aErrSize } from '../kit/errors';
-import type { EntityHal, EntityOps, HalValue } from '../types';
+import type { HalOf, HalValue } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { asBytes } from '../kit/value-guards';
@@ -18,7 +18,7 @@ const MAX_DNS = 4;
 const MAX_HOSTNAME = 64;
 
 export interface EthernetModel {
-  entity: EntityHal<EntityOps['ethernet']>;
+  entity: HalOf<'ethernet'>;
   /** The port a service listens on since the last reset. */
   activePort(service: number): number;
 }
@@ -56,7 +56,7 @@ export function createEthernet(ctx: SimContext): EthernetModel {
   const effective = (op: keyof typeof lease) => (i: number): Uint8Array => {
     const config = regs.num(i, 'networkconfiguration');
     if (!regs.bool(i, 'enabled') || config === CONFIG_NONE) return new Uint8Array(op === 'ipv4dnsaddress' ? 0 : 4);
-    if (config === CONFIG_STATIC) return regs.read(i, 'static' + op) as Uint8Array;
+    if (config === CONFIG_STATIC) return asBytes(regs.read(i, 'static' + op), 'static' + op);
     return lease[op].slice();
   };
 

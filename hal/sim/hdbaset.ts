@@ -1,7 +1,7 @@
 // hdbaset: read-only figures of an HDBaseT link that is up, with slowly wandering line quality,
 // plus the link role setting (auto resolves to leader).
 
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { noise, slot } from './values';
@@ -11,7 +11,7 @@ const ROLE_AUTO = 0;
 const ROLE_LEADER = 1;
 const ENCODING_PAM16 = 1;
 
-export function createHdbaset(ctx: SimContext): EntityHal<EntityOps['hdbaset']> {
+export function createHdbaset(ctx: SimContext): HalOf<'hdbaset'> {
   const regs = ctx.registers('hdbaset', { linkrole: ROLE_AUTO });
   const wander = (i: number, key: number) => noise(ctx.serial, 1200 + 8 * i + key, slot(ctx.wall()));
   const s = ctx.serial >>> 0;

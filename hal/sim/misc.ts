@@ -2,12 +2,12 @@
 // follows enable), equalizer (plain settings per channel), and app/i2c (present but unsupported).
 
 import { ApiError, aErrUnimplemented } from '../kit/errors';
-import type { EntityHal, EntityName, EntityOps } from '../types';
+import type { EntityName, HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { noise, slot } from './values';
 
-export function createTemperature(ctx: SimContext): EntityHal<EntityOps['temperature']> {
+export function createTemperature(ctx: SimContext): HalOf<'temperature'> {
   const n = ctx.count('temperature');
   /** Ambient near the module: 24 °C with a slow 15-minute swing. */
   const read = (i: number) => {
@@ -35,7 +35,7 @@ export function createTemperature(ctx: SimContext): EntityHal<EntityOps['tempera
   });
 }
 
-export function createRelay(ctx: SimContext): EntityHal<EntityOps['relay']> {
+export function createRelay(ctx: SimContext): HalOf<'relay'> {
   const regs = ctx.registers('relay', { enable: false });
   return makeEntity(ctx, 'relay', {
     registers: regs,
@@ -44,7 +44,7 @@ export function createRelay(ctx: SimContext): EntityHal<EntityOps['relay']> {
   });
 }
 
-export function createEqualizer(ctx: SimContext): EntityHal<EntityOps['equalizer']> {
+export function createEqualizer(ctx: SimContext): HalOf<'equalizer'> {
   const channels = ctx.profile.equalizerChannels;
   return makeEntity(ctx, 'equalizer', {
     registers: ctx.registers('equalizer', { receiverconfig: 0, transmitterconfig: 0 }),
@@ -53,7 +53,7 @@ export function createEqualizer(ctx: SimContext): EntityHal<EntityOps['equalizer
 }
 
 /** An entity the module lists but cannot drive yet: every operation 501 (profile.unsupported). */
-export function createUnsupported<E extends EntityName>(ctx: SimContext, name: E): EntityHal<EntityOps[E]> {
+export function createUnsupported<E extends EntityName>(ctx: SimContext, name: E): HalOf<E> {
   const no = () => { throw new ApiError(aErrUnimplemented, `${name} is not supported at this time`); };
   return { ...makeEntity(ctx, name, {}), get: no, set: no, run: no };
 }

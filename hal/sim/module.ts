@@ -1,7 +1,7 @@
 // Wires one simulated module from a profile: the shared context, the models several entities share
 // (stores, ports), and one EntityHal per entity the profile counts.
 
-import type { EntityHal, EntityName, ModuleEntities, ModuleHal, OpsOf } from '../types';
+import type { EntityName, HalOf, ModuleHal } from '../types';
 import { createAnalog } from './analog';
 import { createClock } from './clock';
 import { SimContext } from './context';
@@ -51,7 +51,7 @@ export interface SimModule extends ModuleHal {
   setDigitalInput(index: number, level: boolean): void;
 }
 
-type MutableEntities = { -readonly [E in EntityName]?: EntityHal<OpsOf<E>> };
+type MutableEntities = { -readonly [E in EntityName]?: HalOf<E> };
 
 export function createSimModule(options: SimOptions = {}): SimModule {
   const profile = options.profile ?? EVERYTHING;
@@ -68,7 +68,7 @@ export function createSimModule(options: SimOptions = {}): SimModule {
   const digital = createDigital(ctx);
 
   const entities: MutableEntities = {};
-  const add = <E extends EntityName>(name: E, make: () => EntityHal<OpsOf<E>>) => {
+  const add = <E extends EntityName>(name: E, make: () => HalOf<E>) => {
     if (has(name)) entities[name] = make() as MutableEntities[E];
   };
   add('system', () => system.entity);
@@ -99,7 +99,7 @@ export function createSimModule(options: SimOptions = {}): SimModule {
 
   return {
     serialNumber: serial,
-    entities: entities as ModuleEntities,
+    entities,
     profile,
     now: () => ctx.moduleNow(),
     afterResponse: () => {

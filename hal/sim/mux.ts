@@ -1,7 +1,7 @@
 // mux: an analog/data multiplexer. `state` is what is actually connected: the selected channel
 // (config 0), the split mask (config 1), or the highest-priority channel with a live input (config 2).
 
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { indexOf, range } from './limits';
@@ -11,7 +11,7 @@ import { noise, slot } from './values';
 const CONFIG_SPLIT = 1;
 const CONFIG_PRIORITY = 2;
 
-export function createMux(ctx: SimContext): EntityHal<EntityOps['mux']> {
+export function createMux(ctx: SimContext): HalOf<'mux'> {
   const channels = ctx.profile.muxChannels;
   const mask = channels >= 32 ? 0xffffffff : (1 << channels) - 1;
   const regs = ctx.registers('mux', { enable: false, channel: 0, config: 0, split: 0, datadirection: 0 });

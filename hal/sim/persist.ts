@@ -4,6 +4,7 @@
 
 import type { HalValue } from '../types';
 import type { Settings } from './registers';
+import { isList } from '../kit/value-guards';
 
 export interface SimStorage {
   load(): string | undefined;
@@ -31,8 +32,8 @@ interface Doc {
 
 function toJson(v: HalValue): Json {
   if (v instanceof Uint8Array) return { bytes: Array.from(v) };
-  if (Array.isArray(v)) return (v as readonly number[]).slice();
-  return v as Json;
+  if (isList(v)) return v.slice();
+  return v;
 }
 
 function fromJson(j: Json): HalValue | undefined {

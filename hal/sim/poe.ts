@@ -2,7 +2,7 @@
 // per pair, classifies it and powers it within the class budget; as a PD it is fed on pair 0.
 // Power is voltage x current per pair, totals are sums, energy accumulates with simulated time.
 
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { asNumber } from '../kit/value-guards';
@@ -32,7 +32,7 @@ const CLASS_BUDGET_MW = [0, 15_400, 4_000, 7_000, 15_400, 30_000, 45_000, 60_000
 /** The powered device on each pair (null = nothing): class code it asks for and what it would draw. */
 const DEVICES: readonly ({ requestedClass: number; loadMw: number } | null)[] = [{ requestedClass: 5, loadMw: 12_000 }, null];
 
-export function createPoe(ctx: SimContext): EntityHal<EntityOps['poe']> {
+export function createPoe(ctx: SimContext): HalOf<'poe'> {
   const regs = ctx.registers('poe', { pairenabled: true, powermode: MODE_PSE, pairsourcingclass: 5 });
   const enabled = (i: number, p: number) => regs.bool(i, 'pairenabled', [p]);
   const detected = (i: number) => {

@@ -3,7 +3,7 @@
 // to or from a slot of the chosen store.
 
 import { ApiError, aErrMode } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
@@ -13,7 +13,7 @@ import { asNumber } from '../kit/value-guards';
 const WIDTH = { char: 1, short: 2, int: 4 } as const;
 type Element = keyof typeof WIDTH;
 
-export function createPointer(ctx: SimContext, stores: StoreModel): EntityHal<EntityOps['pointer']> {
+export function createPointer(ctx: SimContext, stores: StoreModel): HalOf<'pointer'> {
   const size = ctx.profile.padSize;
   // The scratchpad is shared by every pointer instance (one pad per module), its content volatile.
   let pad = new Uint8Array(size);
@@ -36,9 +36,9 @@ export function createPointer(ctx: SimContext, stores: StoreModel): EntityHal<En
     step(i, at, el);
     return v;
   };
-  const setter = (el: Element) => (i: number, _p: readonly number[], value: unknown): void => {
+  const setter = (el: Element) => (i: number, _p: readonly number[], value: number): void => {
     const at = access(i, el);
-    let v = asNumber(value as number, `pointer/${el}`) >>> 0;
+    let v = asNumber(value, `pointer/${el}`) >>> 0;
     for (let k = 0; k < WIDTH[el]; k++) {
       pad[at + k] = v & 0xff;
       v = Math.floor(v / 256);
@@ -50,8 +50,8 @@ export function createPointer(ctx: SimContext, stores: StoreModel): EntityHal<En
   // the chosen store lacks depends on that choice (409, saying so).
   let slots = 0;
   for (let s = 0; s < stores.storeCount; s++) slots = Math.max(slots, stores.slotCount(s));
-  const slotOf = (i: number, v: unknown): number => {
-    const slot = asNumber(v as number, 'slot');
+  const slotOf = (i: number, v: number): number => {
+    const slot = asNumber(v, 'slot');
     const store = regs.num(i, 'transferstore');
     const n = stores.slotCount(store);
     if (slot >= n) throw new ApiError(aErrMode, `pointer ${i}: store ${store} (transferstore) has ${n} slots, no slot ${slot}; choose another transferstore first`);

@@ -1,19 +1,19 @@
 // port: one USB port of the shared port model (ports.ts): enables, Vbus/Vconn/CC measurements,
 // accumulated energy, data role and the portmode/portstate words.
 
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf, OpsWithValue, ValuesOf } from '../types';
 import type { SimContext } from './context';
-import { makeEntity, type Getter, type Setter } from './entity';
+import { makeEntity, type Getters, type Setters } from './entity';
 import { type LineGroup, type PortModel } from './ports';
 import { range } from './limits';
 import { asBool, asNumber } from '../kit/value-guards';
 
-type PortOp = EntityOps['port'];
+type PortValues = ValuesOf<'port'>;
 const MAX_VBUS_SETPOINT = 20_000_000; // uV
 const SPEED_BITS = { low: 1, full: 2, high: 4, super: 8 } as const; // dataspeed: bit per link speed
 
-export function createPort(ctx: SimContext, ports: PortModel): EntityHal<PortOp> {
-  const get: { [K in PortOp]?: Getter } = {
+export function createPort(ctx: SimContext, ports: PortModel): HalOf<'port'> {
+  const get: Getters<PortValues> = {
     vbusvoltage: (i) => ports.vbusVoltage(i),
     vbuscurrent: (i) => ports.vbusCurrent(i),
     vconnvoltage: (i) => ports.vconnVoltage(i),
@@ -50,7 +50,7 @@ export function createPort(ctx: SimContext, ports: PortModel): EntityHal<PortOp>
   };
   const sbuActive = (i: number) => ports.on(i, 'sbuenable') && ports.regs.num(i, 'altmode') > 0 && ports.device(i) !== null;
 
-  const set: { [K in PortOp]?: Setter } = {
+  const set: Setters<PortValues> = {
     portenabled: (i, _p, v) => ports.setLines(i, 'port', asBool(v, 'portenabled')),
     portmode: (i, _p, v) => ports.setPortMode(i, asNumber(v, 'portmode')),
     currentlimit: (i, _p, v) => ports.setCurrentLimit(i, asNumber(v, 'currentlimit')),
@@ -61,7 +61,7 @@ export function createPort(ctx: SimContext, ports: PortModel): EntityHal<PortOp>
     cc2accumulatedpower: (i, _p, v) => ports.setEnergy(i, 'cc2', asNumber(v, 'mWh')),
   };
   // Groups of lines: read true when any line of the group is on; a write switches the whole group.
-  const groups: readonly (readonly [PortOp, LineGroup])[] = [
+  const groups: readonly (readonly [OpsWithValue<'port', boolean>, LineGroup])[] = [
     ['dataenabled', 'data'], ['datahsenabled', 'datahs'], ['datassenabled', 'datass'], ['vconnenabled', 'vconn'], ['ccenabled', 'cc'],
   ];
   for (const [op, group] of groups) {

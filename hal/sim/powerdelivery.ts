@@ -4,7 +4,7 @@
 // by PUT). Request commands act on the partner and report in requeststatus.
 
 import { ApiError, aErrMode, aErrRange } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { Pdo, PdPartner } from './profile';
@@ -61,7 +61,7 @@ interface Contract {
   remoteRdo: number;
 }
 
-export function createPowerDelivery(ctx: SimContext): EntityHal<EntityOps['powerdelivery']> {
+export function createPowerDelivery(ctx: SimContext): HalOf<'powerdelivery'> {
   const count = ctx.count('powerdelivery');
   const regs = ctx.registers('powerdelivery', {
     pdo: (_i, p) => defaultPdo(p[0], p[1]),

@@ -3,7 +3,7 @@
 // clearfaults. Measurements are derived from one solved operating point, so P = V·I and R = V/I hold.
 
 import { ApiError, aErrMode, aErrUnimplemented } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import { ERR_RAIL_FAULT } from '../kit/error-word';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
@@ -76,7 +76,7 @@ function solve(r: {
 }
 
 export interface RailModel {
-  entity: EntityHal<EntityOps['rail']>;
+  entity: HalOf<'rail'>;
   setLoad(rail: number, milliohm: number): void;
   /** Power delivered by all rails, mW (the system's input current follows it). */
   totalPower(): number;
@@ -163,7 +163,7 @@ export function createRails(ctx: SimContext): RailModel {
     // operationalmode: hardware nibble 0..3 (auto, linear, switcher, ...), mode nibble 0..3 (CC, CV, CP, CR)
     operationalmode: oneOf(modes),
   };
-  const plain = (op: string) => (i: number, _p: readonly number[], v: unknown) => regs.write(i, op, [], asNumber(v as number, op));
+  const plain = (op: string) => (i: number, _p: readonly number[], v: number) => regs.write(i, op, [], asNumber(v, op));
 
   const entity = makeEntity(ctx, 'rail', {
     registers: regs,

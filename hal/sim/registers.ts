@@ -10,6 +10,13 @@ import { asBool, asNumber } from '../kit/value-guards';
 export type Default = HalValue | ((index: number, params: readonly number[]) => HalValue);
 export interface RegisterTable { readonly [op: string]: Default }
 
+/**
+ * An entity's register defaults, each typed by its operation's value (V: ValuesOf<'rail'>...), so a
+ * boolean register cannot default to 0. Keys that are no operation of the entity (internal state)
+ * take any HalValue.
+ */
+export type TypedRegisterTable<V> = { readonly [K in keyof V]?: Exclude<V[K], void> | ((index: number, params: readonly number[]) => Exclude<V[K], void>) } & RegisterTable;
+
 export type Settings = { [key: string]: HalValue };
 
 export function keyOf(op: string, params: readonly number[]): string {

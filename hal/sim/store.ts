@@ -3,7 +3,7 @@
 // goes through write(), which honours the slot's lock.
 
 import { ApiError, aErrPermission, aErrSize } from '../kit/errors';
-import type { EntityHal, OpsOf } from '../types';
+import type { HalOf } from '../types';
 import { ERR_STORE_LOCKED } from '../kit/error-word';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
@@ -108,7 +108,7 @@ export class StoreModel {
   }
 }
 
-export function createStore(ctx: SimContext, model: StoreModel): EntityHal<OpsOf<'store'>> {
+export function createStore(ctx: SimContext, model: StoreModel): HalOf<'store'> {
   // The store entity's index is the store handle: store/1/... is the RAM store.
   const slotParam = (i: number, p: readonly number[]) => model.slot(i, p[0]);
   return makeEntity(ctx, 'store', {
@@ -125,10 +125,9 @@ export function createStore(ctx: SimContext, model: StoreModel): EntityHal<OpsOf
       slotdisable: (i, _p, v) => model.setEnabled(i, asNumber(v, 'slot'), false),
       lock: (i, p, v) => model.setLocked(i, p[0], asBool(v, 'lock')),
       slotdata: (i, p, v) => {
-        const bytes = v as Uint8Array;
         const capacity = slotParam(i, p).data.length;
-        if (bytes.length > capacity) throw new ApiError(aErrSize, `${bytes.length} bytes do not fit store ${i} slot ${p[0]} (capacity ${capacity})`);
-        model.write(i, p[0], bytes);
+        if (v.length > capacity) throw new ApiError(aErrSize, `${v.length} bytes do not fit store ${i} slot ${p[0]} (capacity ${capacity})`);
+        model.write(i, p[0], v);
       },
     },
   });

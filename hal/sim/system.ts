@@ -5,7 +5,7 @@
 
 import { ERR_STORAGE } from '../kit/error-word';
 import { ApiError, aErrIO, aErrResource } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
@@ -37,7 +37,7 @@ export const RAM_STORE = 1;
 export const RAM_SLOT = 0;
 
 export interface SystemModel {
-  entity: EntityHal<EntityOps['system']>;
+  entity: HalOf<'system'>;
   /** A reset was asked for and happens in afterResponse(). */
   resetPending(): boolean;
   takeReset(): boolean;
@@ -108,7 +108,7 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
       // The router saved in flash; `router` reads the setting written since, effective after reset.
       routeraddresssetting: () => {
         const saved = ctx.persist.settingsOf('system', 0)?.router;
-        return typeof saved === 'number' ? saved : regs.defaultOf(0, 'router');
+        return typeof saved === 'number' ? saved : asNumber(regs.defaultOf(0, 'router'), 'router');
       },
       version: () => packVersion(FIRMWARE.major, FIRMWARE.minor, FIRMWARE.patch),
       build: () => FIRMWARE.build,

@@ -3,18 +3,18 @@
 // aErrMode, saying which to change first; the period is at least 1 ns (a published limit).
 
 import { ApiError, aErrMode } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { range } from './limits';
 import { asNumber } from '../kit/value-guards';
 
-export function createTimer(ctx: SimContext): EntityHal<EntityOps['timer']> {
+export function createTimer(ctx: SimContext): HalOf<'timer'> {
   // expiration shows the value last set and does not count down (operations.tsv).
   return makeEntity(ctx, 'timer', { registers: ctx.registers('timer', { expiration: 0, mode: 0 }) });
 }
 
-export function createSignal(ctx: SimContext): EntityHal<EntityOps['signal']> {
+export function createSignal(ctx: SimContext): HalOf<'signal'> {
   const regs = ctx.registers('signal', { enable: false, invert: false, t3time: 1_000_000, t2time: 500_000 }); // 1 kHz, 50 %
   return makeEntity(ctx, 'signal', {
     registers: regs,

@@ -2,7 +2,7 @@
 // protocol has one engine, so only one enabled uart runs it at a time (availableprotocols).
 
 import { ApiError, aErrMode } from '../kit/errors';
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { bitsOf, indexOf, range } from './limits';
@@ -11,7 +11,7 @@ import { asBool, asNumber } from '../kit/value-guards';
 const PROTOCOL_BRAINSTEM = 2;
 const MAX_BAUD = 4_000_000;
 
-export function createUart(ctx: SimContext): EntityHal<EntityOps['uart']> {
+export function createUart(ctx: SimContext): HalOf<'uart'> {
   const n = ctx.count('uart');
   const capable = ctx.profile.uartProtocols >>> 0;
   const regs = ctx.registers('uart', {

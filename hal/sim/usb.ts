@@ -1,17 +1,18 @@
 // usb: the hub view of the port model. VALUE of the enable/disable operations is the channel (port
 // number); per-channel operations take {channel}. The hub's own settings are plain registers.
 
-import type { EntityHal, EntityOps, OpLimits } from '../types';
+import type { EntityOps, HalOf, OpLimits, OpsWithValue, ValuesOf } from '../types';
 import type { SimContext } from './context';
-import { makeEntity, type Getter, type Setter } from './entity';
+import { makeEntity, type Getters, type Setters } from './entity';
 import type { LineGroup, PortModel } from './ports';
 import { indexOf, oneOf } from './limits';
 import { asBool, asNumber } from '../kit/value-guards';
 
 type UsbOp = EntityOps['usb'];
+type UsbValues = ValuesOf<'usb'>;
 
 /** The ten switch operations: which line groups they set, and to what. */
-const SWITCHES: readonly (readonly [UsbOp, readonly LineGroup[], boolean])[] = [
+const SWITCHES: readonly (readonly [OpsWithValue<'usb', number>, readonly LineGroup[], boolean])[] = [
   ['portenable', ['power', 'data'], true], ['portdisable', ['power', 'data'], false],
   ['dataenable', ['data'], true], ['datadisable', ['data'], false],
   ['hispeeddataenable', ['datahs'], true], ['hispeeddatadisable', ['datahs'], false],
@@ -19,10 +20,12 @@ const SWITCHES: readonly (readonly [UsbOp, readonly LineGroup[], boolean])[] = [
   ['powerenable', ['power'], true], ['powerdisable', ['power'], false],
 ];
 
-/** Per-channel operations that are one port register, under the usb name. */
-const CHANNEL_REGISTERS: readonly (readonly [UsbOp, string, 'bool' | 'int'])[] = [
-  ['connectmode', 'connectmode', 'int'], ['cc1enable', 'cc1enabled', 'bool'], ['cc2enable', 'cc2enabled', 'bool'],
-  ['sbuenable', 'sbuenable', 'bool'], ['cableflip', 'cableflip', 'bool'], ['altmode', 'altmode', 'int'],
+/** Per-channel operations that are one port register, under the usb name: switches, then numbers. */
+const CHANNEL_SWITCHES: readonly (readonly [OpsWithValue<'usb', boolean>, string])[] = [
+  ['cc1enable', 'cc1enabled'], ['cc2enable', 'cc2enabled'], ['sbuenable', 'sbuenable'], ['cableflip', 'cableflip'],
+];
+const CHANNEL_NUMBERS: readonly (readonly [OpsWithValue<'usb', number>, string])[] = [
+  ['connectmode', 'connectmode'], ['altmode', 'altmode'],
 ];
 
 const UPSTREAM_NONE = 255;
@@ -30,12 +33,12 @@ const UPSTREAM_AUTO = 2;
 /** The simulated host is cabled to upstream port 0 (upstreamstate follows from the mode). */
 const HOST_ON_UPSTREAM = 0;
 
-export function createUsb(ctx: SimContext, ports: PortModel): EntityHal<UsbOp> {
+export function createUsb(ctx: SimContext, ports: PortModel): HalOf<'usb'> {
   const regs = ctx.registers('usb', { upstreammode: UPSTREAM_AUTO, upstreamboostmode: 0, downstreamboostmode: 0 });
   const ch = (p: readonly number[]) => ports.check(p[0]);
-  const channelOf = (v: unknown) => ports.check(asNumber(v as number, 'channel'));
+  const channelOf = (v: number) => ports.check(asNumber(v, 'channel'));
 
-  const get: { [K in UsbOp]?: Getter } = {
+  const get: Getters<UsbValues> = {
     portcurrent: (_i, p) => ports.vbusCurrent(ch(p)),
     portvoltage: (_i, p) => ports.vbusVoltage(ch(p)),
     portcurrentlimit: (_i, p) => ports.regs.num(ch(p), 'currentlimit'),
@@ -71,7 +74,7 @@ export function createUsb(ctx: SimContext, ports: PortModel): EntityHal<UsbOp> {
   };
   const sbu = (c: number) => ports.on(c, 'sbuenable') && ports.regs.num(c, 'altmode') > 0 && ports.device(c) !== null;
 
-  const set: { [K in UsbOp]?: Setter } = {
+  const set: Setters<UsbValues> = {
     portcurrentlimit: (_i, p, v) => ports.setCurrentLimit(ch(p), asNumber(v, 'portcurrentlimit')),
     portmode: (_i, p, v) => ports.setPortMode(ch(p), asNumber(v, 'portmode')),
     portclearerrorstatus: (_i, _p, v) => ports.clearErrors(channelOf(v)),
@@ -97,12 +100,13 @@ export function createUsb(ctx: SimContext, ports: PortModel): EntityHal<UsbOp> {
       for (const g of groups) ports.setLines(c, g, on);
     };
   }
-  for (const [op, reg, kind] of CHANNEL_REGISTERS) {
-    get[op] = (_i, p) => (kind === 'bool' ? ports.on(ch(p), reg) : ports.regs.num(ch(p), reg));
-    set[op] = (_i, p, v) => {
-      if (kind === 'bool') ports.setLine(ch(p), reg, asBool(v, op));
-      else ports.regs.write(ch(p), reg, [], asNumber(v, op));
-    };
+  for (const [op, reg] of CHANNEL_SWITCHES) {
+    get[op] = (_i, p) => ports.on(ch(p), reg);
+    set[op] = (_i, p, v) => ports.setLine(ch(p), reg, asBool(v, op));
+  }
+  for (const [op, reg] of CHANNEL_NUMBERS) {
+    get[op] = (_i, p) => ports.regs.num(ch(p), reg);
+    set[op] = (_i, p, v) => ports.regs.write(ch(p), reg, [], asNumber(v, op));
   }
 
   return makeEntity(ctx, 'usb', {

@@ -1,7 +1,7 @@
 // usbsystem: every port of the port model at once (lists indexed by port), plus hub-wide policy
 // registers. Lists are validated against the module's port count.
 
-import type { EntityHal, EntityOps } from '../types';
+import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { NO_PORT, type PortModel } from './ports';
@@ -9,13 +9,13 @@ import { indexOf, indexOrNone, range } from './limits';
 import { asList, asNumber } from '../kit/value-guards';
 import { ApiError, aErrRange } from '../kit/errors';
 
-export function createUsbSystem(ctx: SimContext, ports: PortModel): EntityHal<EntityOps['usbsystem']> {
+export function createUsbSystem(ctx: SimContext, ports: PortModel): HalOf<'usbsystem'> {
   const each = <T>(f: (i: number) => T): T[] => {
     const out: T[] = [];
     for (let i = 0; i < ports.count; i++) out.push(f(i));
     return out;
   };
-  const plain = (op: string) => (i: number, _p: readonly number[], v: unknown) => ports.sys.write(i, op, [], asNumber(v as number, op));
+  const plain = (op: string) => (i: number, _p: readonly number[], v: number) => ports.sys.write(i, op, [], asNumber(v, op));
   const port = indexOrNone(ports.count, NO_PORT);
   return makeEntity(ctx, 'usbsystem', {
     registers: ports.sys,

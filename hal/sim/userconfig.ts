@@ -3,7 +3,7 @@
 // entities with none (clock, store) succeed with nothing to do.
 
 import { ApiError, aErrRange } from '../kit/errors';
-import type { EntityHal, EntityName, EntityOps } from '../types';
+import type { EntityName, HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 
@@ -13,7 +13,7 @@ export const COMMAND_CODES: { readonly [code: number]: EntityName } = {
   38: 'usbsystem', 39: 'ethernet', 40: 'poe', 41: 'hdbaset', 77: 'store', 79: 'timer', 83: 'clock',
 };
 
-export function createUserConfig(ctx: SimContext): EntityHal<EntityOps['userconfig']> {
+export function createUserConfig(ctx: SimContext): HalOf<'userconfig'> {
   const target = (p: readonly number[]): [EntityName, number] => {
     const entity = COMMAND_CODES[p[0]];
     if (!entity) throw new ApiError(aErrRange, `command ${p[0]} names no entity`);
