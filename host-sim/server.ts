@@ -14,7 +14,8 @@ import { simOpenApi } from './openapi-source';
 /** Node's Buffer encodes and decodes UTF-8 several times faster than TextEncoder/TextDecoder. */
 export const nodeTextCodec: TextCodec = {
   encode: (text) => Buffer.from(text, 'utf8'),
-  decode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+  // The parser hands views of the socket's own Buffers: decoded as they are, not wrapped again.
+  decode: (bytes) => (bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString(),
   byteLength: (text) => Buffer.byteLength(text, 'utf8'),
 };
 
@@ -73,6 +74,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       write(bytes: Uint8Array): void {
         // A client that does not read its answers makes us stop reading its requests.
         if (!socket.write(bytes, flushed)) socket.pause();
+      },
+      // A text answer is encoded by Node's C++ side as it is written: no Buffer of its own.
+      writeText(text: string): void {
+        if (!socket.write(text, 'utf8', flushed)) socket.pause();
       },
       backlog: (): number => socket.writableLength, // event streams skip ticks past it
       close(): void {

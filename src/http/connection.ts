@@ -10,7 +10,7 @@
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
 import { HttpResponse, type RequestHandler } from './request';
 import { NOTHING_NOW, STREAM_ENDED, StreamedBody } from './streamed-body';
-import { CONTINUE, writeResponse } from './response-writer';
+import { CONTINUE, responseText, writeResponse } from './response-writer';
 import { standardTextCodec, type TextCodec } from '../util/text';
 import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './limits';
 import { SLOT_ANSWERING, SLOT_IDLE, SLOT_PARTIAL, type SlotHolder } from './connection-slots';
@@ -19,6 +19,12 @@ export type { RequestHandler };
 
 export interface Transport {
   write(bytes: Uint8Array): void;
+  /**
+   * Optional: write text as UTF-8. A platform that encodes natively while it writes (Node's
+   * socket.write of a string) offers it, and a text answer then goes out without a byte array of
+   * its own; without it the Connection encodes and calls write().
+   */
+  writeText?(text: string): void;
   close(): void;
   /** Bytes written and not yet taken by the peer: streamed bodies wait while it is high (streamed-body.ts). */
   backlog?(): number;
@@ -278,6 +284,8 @@ export class Connection implements SlotHolder {
     if (res.bytes && res.bytes.length > LARGE_BODY && !headOnly) {
       this.transport.write(writeResponse(res, true, this.codec));
       this.transport.write(res.bytes);
+    } else if (!res.bytes && this.transport.writeText) {
+      this.transport.writeText(responseText(res, headOnly, this.codec));
     } else {
       this.transport.write(writeResponse(res, headOnly, this.codec));
     }

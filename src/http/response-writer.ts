@@ -18,27 +18,46 @@ export function reasonPhrase(status: number): string {
   return REASONS[status] ?? 'Unknown';
 }
 
+/** A response without a body: no Content-Length (204, RFC 9110 §8.6) or none at all (304). */
+function bodiless(status: number): boolean {
+  return status === 204 || status === 304;
+}
+
 /**
- * The response as one byte array (one write, one TCP segment for small answers). `headOnly` (HEAD)
- * keeps the Content-Length of the body it leaves out. A 204 carries no Content-Length (RFC 9110 §8.6).
+ * The status line and header block, blank line included. Content-Length is the body's even when
+ * the body is left out (HEAD).
  */
-export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextCodec): Uint8Array {
+export function responseHead(res: HttpResponse, codec: TextCodec): string {
   const bytes = res.bytes;
   let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
   // A 304 has no body; an event stream runs until the connection closes; a finite stream is chunked
   // (HTTP/1.1) or ends with the connection (HTTP/1.0).
   if (res.stream) head += 'Content-Type: ' + res.contentType + (res.chunked ? '\r\nTransfer-Encoding: chunked\r\n' : '\r\n');
-  else if (res.status !== 204 && res.status !== 304) {
+  else if (!bodiless(res.status)) {
     head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' +
       (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
   }
   if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
   if (res.retryAfter > 0) head += 'Retry-After: ' + res.retryAfter + '\r\n';
-  head += res.extraHeaders;
-  if (res.close) head += 'Connection: close\r\n';
-  head += '\r\n';
-  if (headOnly || res.status === 204 || res.status === 304) return codec.encode(head);
-  if (!bytes) return codec.encode(head + res.body);
+  if (res.close) return head + res.extraHeaders + 'Connection: close\r\n\r\n';
+  return head + res.extraHeaders + '\r\n';
+}
+
+/**
+ * A response with a text body (not `res.bytes`) as one string, head and body: a transport that
+ * takes text (Transport.writeText) encodes it natively in the same call that writes it.
+ */
+export function responseText(res: HttpResponse, headOnly: boolean, codec: TextCodec): string {
+  const head = responseHead(res, codec);
+  return headOnly || bodiless(res.status) ? head : head + res.body;
+}
+
+/** The response as one byte array (one write, one TCP segment for small answers). */
+export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextCodec): Uint8Array {
+  const bytes = res.bytes;
+  if (!bytes) return codec.encode(responseText(res, headOnly, codec));
+  const head = responseHead(res, codec);
+  if (headOnly || bodiless(res.status)) return codec.encode(head);
   const headBytes = codec.encode(head);
   const out = new Uint8Array(headBytes.length + bytes.length);
   out.set(headBytes, 0);
