@@ -194,8 +194,8 @@ export class RequestParser implements HttpRequest {
     if (head.length === 0) {
       i = this.skipEmptyLines(data, i, end);
       if (i === end || this.state !== HEAD) return i;
-      const whole = this.codec ? wholeHeadEnd(data, i, end) : -1;
-      if (whole > 0 && parseWholeHead(this.codec!.decode(data.subarray(i, whole)), whole - i, this, this.framing) === 0) {
+      const whole = this.wholeHead(data, i, end);
+      if (whole > 0) {
         this.setFraming();
         return whole;
       }
@@ -230,6 +230,29 @@ export class RequestParser implements HttpRequest {
       this.failLength();
     }
     return i;
+  }
+
+  /**
+   * The fast path (whole-head.ts) for a head that starts at data[i] and ends within this read:
+   * the index just past it once parsed, or -1 for the byte path.
+   */
+  private wholeHead(data: Uint8Array, i: number, end: number): number {
+    const codec = this.codec;
+    if (!codec) return -1;
+    if (codec.latin1) {
+      // One char per byte: the blank line is found natively in the text, at the bytes' offsets.
+      const text = codec.latin1(data, i, end - i > HEAD_MAX ? i + HEAD_MAX : end);
+      const blank = text.indexOf('\r\n\r\n');
+      if (blank < 0) return -1;
+      const size = blank + 4;
+      if (parseWholeHead(size === text.length ? text : text.slice(0, size), size, this, this.framing) === 0) return i + size;
+    } else {
+      const whole = wholeHeadEnd(data, i, end);
+      if (whole < 0) return -1;
+      if (parseWholeHead(codec.decode(data.subarray(i, whole)), whole - i, this, this.framing) === 0) return whole;
+    }
+    this.reset(); // fields taken before it gave up: the byte path starts from nothing
+    return -1;
   }
 
   /** A line of the head has just ended (its LF is the last byte buffered). False when it failed. */
