@@ -99,8 +99,8 @@ export class SimContext {
    */
   advance(): void {
     const t = this.wallNow();
-    if (!this.dirty && this.recent(t)) return;
-    this.runHooks(t);
+    if (this.dirty) this.runHooks(t);
+    else if (t !== this.advancedAt && !this.recent(t)) this.runHooks(t);
   }
 
   /** Did the hooks run at `t`, or less than a time step before it? */

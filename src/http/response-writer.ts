@@ -18,22 +18,18 @@ export function reasonPhrase(status: number): string {
   return REASONS[status] ?? 'Unknown';
 }
 
-/** A response without a body: no Content-Length (204, RFC 9110 §8.6) or none at all (304). */
-function bodiless(status: number): boolean {
-  return status === 204 || status === 304;
-}
-
 /**
  * The status line and header block, blank line included. Content-Length is the body's even when
- * the body is left out (HEAD).
+ * the body is left out (HEAD). A 204 carries no Content-Length (RFC 9110 §8.6), a 304 no body.
  */
 export function responseHead(res: HttpResponse, codec: TextCodec): string {
   const bytes = res.bytes;
-  let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
-  // A 304 has no body; an event stream runs until the connection closes; a finite stream is chunked
-  // (HTTP/1.1) or ends with the connection (HTTP/1.0).
+  const status = res.status;
+  let head = 'HTTP/1.1 ' + status + ' ' + reasonPhrase(status) + '\r\n';
+  // An event stream runs until the connection closes; a finite stream is chunked (HTTP/1.1) or
+  // ends with the connection (HTTP/1.0).
   if (res.stream) head += 'Content-Type: ' + res.contentType + (res.chunked ? '\r\nTransfer-Encoding: chunked\r\n' : '\r\n');
-  else if (!bodiless(res.status)) {
+  else if (status !== 204 && status !== 304) {
     head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' +
       (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
   }
@@ -49,15 +45,15 @@ export function responseHead(res: HttpResponse, codec: TextCodec): string {
  */
 export function responseText(res: HttpResponse, headOnly: boolean, codec: TextCodec): string {
   const head = responseHead(res, codec);
-  return headOnly || bodiless(res.status) ? head : head + res.body;
+  return headOnly || res.status === 204 || res.status === 304 ? head : head + res.body;
 }
 
 /** The response as one byte array (one write, one TCP segment for small answers). */
 export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextCodec): Uint8Array {
   const bytes = res.bytes;
-  if (!bytes) return codec.encode(responseText(res, headOnly, codec));
   const head = responseHead(res, codec);
-  if (headOnly || bodiless(res.status)) return codec.encode(head);
+  if (headOnly || res.status === 204 || res.status === 304) return codec.encode(head);
+  if (!bytes) return codec.encode(head + res.body);
   const headBytes = codec.encode(head);
   const out = new Uint8Array(headBytes.length + bytes.length);
   out.set(headBytes, 0);
