@@ -18,6 +18,17 @@ export function reasonPhrase(status: number): string {
   return REASONS[status] ?? 'Unknown';
 }
 
+/** The status lines of the common answers, and the JSON head's fixed part: not concatenated per answer. */
+const STATUS_LINES: { readonly [status: number]: string } = deepFreeze({
+  200: 'HTTP/1.1 200 OK\r\n', 204: 'HTTP/1.1 204 No Content\r\n', 400: 'HTTP/1.1 400 Bad Request\r\n',
+  404: 'HTTP/1.1 404 Not Found\r\n', 405: 'HTTP/1.1 405 Method Not Allowed\r\n', 501: 'HTTP/1.1 501 Not Implemented\r\n',
+});
+const JSON_LENGTH = 'Content-Type: application/json\r\nContent-Length: ';
+
+function statusLine(status: number): string {
+  return STATUS_LINES[status] ?? 'HTTP/1.1 ' + status + ' ' + reasonPhrase(status) + '\r\n';
+}
+
 /**
  * The status line and header block, blank line included. Content-Length is the body's even when
  * the body is left out (HEAD). A 204 carries no Content-Length (RFC 9110 §8.6), a 304 no body.
@@ -25,12 +36,12 @@ export function reasonPhrase(status: number): string {
 export function responseHead(res: HttpResponse, codec: TextCodec): string {
   const bytes = res.bytes;
   const status = res.status;
-  let head = 'HTTP/1.1 ' + status + ' ' + reasonPhrase(status) + '\r\n';
+  let head = statusLine(status);
   // An event stream runs until the connection closes; a finite stream is chunked (HTTP/1.1) or
   // ends with the connection (HTTP/1.0).
   if (res.stream) head += 'Content-Type: ' + res.contentType + (res.chunked ? '\r\nTransfer-Encoding: chunked\r\n' : '\r\n');
   else if (status !== 204 && status !== 304) {
-    head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' +
+    head += (res.contentType === 'application/json' ? JSON_LENGTH : 'Content-Type: ' + res.contentType + '\r\nContent-Length: ') +
       (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
   }
   if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
