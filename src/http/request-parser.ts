@@ -9,7 +9,7 @@
 import { BODY_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
 import type { HttpRequest } from './request';
 import { ascii, standardTextCodec, type TextCodec } from '../util/text';
-import { parseWholeHead, wholeHeadEnd } from './whole-head';
+import { NOT_HANDLED, takeWholeHead } from './whole-head';
 import { ByteBuffer } from './byte-buffer';
 import { CHUNKS_DONE, CHUNKS_FAILED, ChunkedDecoder } from './chunked-decoder';
 import { parseRequestLine } from './request-line';
@@ -194,11 +194,12 @@ export class RequestParser implements HttpRequest {
     if (head.length === 0) {
       i = this.skipEmptyLines(data, i, end);
       if (i === end || this.state !== HEAD) return i;
-      const whole = this.wholeHead(data, i, end);
+      const whole = this.codec ? takeWholeHead(data, i, end, this.codec, this, this.framing) : NOT_HANDLED;
       if (whole > 0) {
         this.setFraming();
         return whole;
       }
+      if (this.method) this.reset(); // fields taken before it gave up: the byte path starts from nothing
     }
     let appendedAt = head.length;
     while (i < end) {
@@ -230,29 +231,6 @@ export class RequestParser implements HttpRequest {
       this.failLength();
     }
     return i;
-  }
-
-  /**
-   * The fast path (whole-head.ts) for a head that starts at data[i] and ends within this read:
-   * the index just past it once parsed, or -1 for the byte path.
-   */
-  private wholeHead(data: Uint8Array, i: number, end: number): number {
-    const codec = this.codec;
-    if (!codec) return -1;
-    if (codec.latin1) {
-      // One char per byte: the blank line is found natively in the text, at the bytes' offsets.
-      const text = codec.latin1(data, i, end - i > HEAD_MAX ? i + HEAD_MAX : end);
-      const blank = text.indexOf('\r\n\r\n');
-      if (blank < 0) return -1;
-      const size = blank + 4;
-      if (parseWholeHead(size === text.length ? text : text.slice(0, size), size, this, this.framing) === 0) return i + size;
-    } else {
-      const whole = wholeHeadEnd(data, i, end);
-      if (whole < 0) return -1;
-      if (parseWholeHead(codec.decode(data.subarray(i, whole)), whole - i, this, this.framing) === 0) return whole;
-    }
-    this.reset(); // fields taken before it gave up: the byte path starts from nothing
-    return -1;
   }
 
   /** A line of the head has just ended (its LF is the last byte buffered). False when it failed. */

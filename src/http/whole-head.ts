@@ -7,8 +7,12 @@
 // then parses it and words the error. tests/whole-head.test.ts holds the two to the same results.
 
 import { HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
+
+/** The longest head: request line, header block and their CRLFs (as request-parser.ts holds it). */
+const HEAD_MAX = REQUEST_LINE_MAX + 2 + HEADER_BLOCK_MAX;
 import type { HeadFields, HeadFraming } from './field-line';
 import type { RequestLineFields } from './request-line';
+import type { TextCodec } from '../util/text';
 
 /** Request line and field lines of RFC 9112 in their strict form: tchar names, visible-ASCII targets,
  * field values of visible ASCII, SP and HT, every line ended by CRLF, then the blank line. */
@@ -54,6 +58,24 @@ export function wholeHeadEnd(data: Uint8Array, start: number, end: number): numb
 }
 
 type Fields = RequestLineFields & HeadFields;
+
+/**
+ * A head that starts at data[start] and ends within this read, parsed into `out` and `framing`: the
+ * index just past it, or NOT_HANDLED for the byte path (`out` may then hold some fields already).
+ */
+export function takeWholeHead(data: Uint8Array, start: number, end: number, codec: TextCodec, out: Fields, framing: HeadFraming): number {
+  if (codec.latin1) {
+    // One char per byte: the blank line is found natively in the text, at the bytes' offsets.
+    const text = codec.latin1(data, start, end - start > HEAD_MAX ? start + HEAD_MAX : end);
+    const blank = text.indexOf('\r\n\r\n');
+    if (blank < 0) return NOT_HANDLED;
+    const size = blank + 4;
+    return parseWholeHead(size === text.length ? text : text.slice(0, size), size, out, framing) === 0 ? start + size : NOT_HANDLED;
+  }
+  const whole = wholeHeadEnd(data, start, end);
+  if (whole < 0) return NOT_HANDLED;
+  return parseWholeHead(codec.decode(data.subarray(start, whole)), whole - start, out, framing) === 0 ? whole : NOT_HANDLED;
+}
 
 /**
  * Parse a whole head (the text of its bytes, blank line included) into `out` and `framing`: 0 when
