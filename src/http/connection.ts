@@ -4,8 +4,8 @@
 // error that breaks framing the connection answers and closes. A streamed body (src/http/streamed-body.ts)
 // goes out a piece at a time: an event stream at each timer tick, a finite one (chunked) whenever the
 // transport drains (drained()) or ticks, while its backlog is low; requests pipelined behind a finite
-// one wait their turn. It tells a ConnectionSlots policy
-// whether it is idle, holds a partial request or is answering, and since when.
+// one wait their turn. It tells a ConnectionSlots policy whether it is idle, holds a partial request
+// or is answering, and since when.
 
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
 import { HttpResponse, type RequestHandler } from './request';
@@ -19,11 +19,8 @@ export type { RequestHandler };
 
 export interface Transport {
   write(bytes: Uint8Array): void;
-  /**
-   * Optional: write text as UTF-8. A platform that encodes natively while it writes (Node's
-   * socket.write of a string) offers it, and a text answer then goes out without a byte array of
-   * its own; without it the Connection encodes and calls write().
-   */
+  /** Optional: write text as UTF-8, encoded natively as it is written (Node's socket.write of a
+   * string): a text answer then needs no byte array of its own. Without it, encode and write(). */
   writeText?(text: string): void;
   close(): void;
   /** Bytes written and not yet taken by the peer: streamed bodies wait while it is high (streamed-body.ts). */
@@ -284,11 +281,8 @@ export class Connection implements SlotHolder {
     if (res.bytes && res.bytes.length > LARGE_BODY && !headOnly) {
       this.transport.write(writeResponse(res, true, this.codec));
       this.transport.write(res.bytes);
-    } else if (!res.bytes && this.transport.writeText) {
-      this.transport.writeText(responseText(res, headOnly, this.codec));
-    } else {
-      this.transport.write(writeResponse(res, headOnly, this.codec));
-    }
+    } else if (!res.bytes && this.transport.writeText) this.transport.writeText(responseText(res, headOnly, this.codec));
+    else this.transport.write(writeResponse(res, headOnly, this.codec));
     this.handler.afterResponse();
   }
 
