@@ -81,7 +81,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       },
       // A text answer is encoded by Node's C++ side as it is written: no Buffer of its own.
       writeText(text: string): void {
-        if (!socket.write(text, 'utf8', flushed)) socket.pause();
+        if (!socket.write(text, flushed)) socket.pause(); // UTF-8, the default
       },
       backlog: (): number => socket.writableLength, // event streams skip ticks past it
       close(): void {
