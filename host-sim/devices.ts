@@ -6,6 +6,13 @@ import { createSimModule, memoryStorage, profileProblems, type SimModule, type S
 import { stateFileName, type DevicePlan, type StatePlan } from './options';
 import { StateFile, type Warn } from './state-file';
 
+/**
+ * The live simulator's time resolution (SimContext timeStepMs): far finer than the models' own effects
+ * (a capture lasts tens of ms, energy counts in mWh), and it spares the models (every port, rail,
+ * PoE pair...) a pass per millisecond under load.
+ */
+export const LIVE_TIME_STEP_MS = 10;
+
 export interface BuiltDevice {
   module: SimModule;
   /** Where its saved settings live, for the start-up banner ('memory' when nowhere). */
@@ -39,7 +46,10 @@ export function buildDevices(devices: readonly DevicePlan[], state: StatePlan, o
       stateLocation = state.kind === 'file' ? state.path : path.join(state.dir, stateFileName(serial));
       storage = fileAt(stateLocation).storageFor(serial, profile.name, profile.model);
     }
-    const module = createSimModule({ serialNumber: serial, profile, storage, now: options.now });
+    // On the real clock the models step in LIVE_TIME_STEP_MS: a request stream does not re-run them
+    // every millisecond. A test's fake clock keeps them exact.
+    const timeStepMs = options.now ? 0 : LIVE_TIME_STEP_MS;
+    const module = createSimModule({ serialNumber: serial, profile, storage, now: options.now, timeStepMs });
     return { module, stateLocation };
   });
 }

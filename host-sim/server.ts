@@ -11,11 +11,16 @@ import type { ModuleHal } from '../hal/types';
 import type { TextCodec } from '../src/util/text';
 import { simOpenApi } from './openapi-source';
 
+/** Buffer's own Latin-1 slice: it takes any Uint8Array as `this`, so no Buffer view is made first. */
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }).latin1Slice;
+
 /** Node's Buffer encodes and decodes UTF-8 several times faster than TextEncoder/TextDecoder. */
 export const nodeTextCodec: TextCodec = {
   encode: (text) => Buffer.from(text, 'utf8'),
-  decode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+  // The parser hands views of the socket's own Buffers: decoded as they are, not wrapped again.
+  decode: (bytes) => (bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString(),
   byteLength: (text) => Buffer.byteLength(text, 'utf8'),
+  latin1: (bytes, start, end) => latin1Slice.call(bytes, start, end),
 };
 
 export interface ServerOptions {
@@ -73,6 +78,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       write(bytes: Uint8Array): void {
         // A client that does not read its answers makes us stop reading its requests.
         if (!socket.write(bytes, flushed)) socket.pause();
+      },
+      // A text answer is encoded by Node's C++ side as it is written: no Buffer of its own.
+      writeText(text: string): void {
+        if (!socket.write(text, flushed)) socket.pause(); // UTF-8, the default
       },
       backlog: (): number => socket.writableLength, // event streams skip ticks past it
       close(): void {

@@ -1,12 +1,19 @@
 // `make bench`: HTTP load with wrk (keep-alive) against the host-sim and two baselines this script
 // starts itself, in one run: a bare node:http server answering a canned JSON of the same size, and a
 // raw node:net server writing a canned response (the floor). Prints req/s, p50/p99 latency and ratios.
-// Every case runs BENCH_ROUNDS times, the cases interleaved, and the median round is reported: a
-// shared 2-core machine drifts by tens of percent from one minute to the next.
+// Every case is the same wrk command line (threads, connections, duration) and the same request
+// (method, path, headers, body) for the simulator and the baselines: wrk's own GET (Host header
+// only), or wrk's PUT script (Content-Type: application/json, Content-Length: 13, body
+// {"value": 12}). Every case runs BENCH_ROUNDS times, each run right after a run of bare node:http
+// (GET), and its ratio to node:http is taken pair by pair, the median pair reported: a shared 2-core
+// machine drifts by tens of percent from one minute to the next, and pairing keeps the ratio honest.
+// It then says whether the targets of issue 11 are met in this run: every host-sim case at least
+// 1.3 × bare node:http answering a GET (the strictest yardstick: node:http is slower on a PUT), and
+// PUT at least 0.9 × GET int.
 // Then what one client sees: wrk with a single connection, and a script-like loop (PUT a value, GET
 // it back, one keep-alive connection, as a test engineer's Python `requests.Session` does), as
 // per-pair latency percentiles.
-//   BENCH_SECONDS (default 3), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32), BENCH_THREADS (default 1),
+//   BENCH_SECONDS (default 2), BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 32), BENCH_THREADS (default 1),
 //   BENCH_PAIRS (default 2000)
 import { spawn, execFileSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -17,8 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from './ports.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const tmp = mkdtempSync(join(tmpdir(), 'bench-'));
@@ -88,13 +95,13 @@ async function putGetLoop(port, pairs) {
   return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: times[times.length - 1] };
 }
 
-function luaPut(path, body) {
+function luaPut(body) {
   const file = join(tmp, `put-${Math.random().toString(16).slice(2)}.lua`);
   writeFileSync(file, `wrk.method = "PUT"\nwrk.body = '${body}'\nwrk.headers["Content-Type"] = "application/json"\n`);
   return file;
 }
 
-/** The two baselines: a bare node:http server and a raw node:net floor, both answering `canned`. */
+/** The two baselines: bare node:http and a raw node:net floor, each answering `canned`. */
 async function startBaselines(canned) {
   const httpPort = await freePort();
   const rawPort = await freePort();
@@ -123,38 +130,64 @@ async function startBaselines(canned) {
   return { httpPort, rawPort, children: [httpBase, rawBase] };
 }
 
-/** Many connections: every case, ROUNDS interleaved rounds, the median round of each. */
-function loadTable(simPort, httpPort, rawPort) {
-  const cases = [
-    ['raw node:net floor (canned)', rawPort, '/api/v1/device/system/0/serialnumber', null],
-    ['bare node:http (canned JSON)', httpPort, '/api/v1/device/system/0/serialnumber', null],
-    ['host-sim GET int', simPort, '/api/v1/device/system/0/serialnumber', null],
-    ['host-sim GET str', simPort, '/api/v1/device/ethernet/0/macaddress', null],
-    ['host-sim PUT', simPort, '/api/v1/device/system/0/hbinterval', luaPut('/api/v1/device/system/0/hbinterval', '{"value": 12}')],
-    ['host-sim 404', simPort, '/api/v1/device/nosuch/0/op', null],
+const GET_INT = '/api/v1/device/system/0/serialnumber';
+const HBINTERVAL = '/api/v1/device/system/0/hbinterval';
+
+/** [name, port, path, wrk script (null: wrk's GET), what the request and answer are] */
+function loadCases(simPort, httpPort, rawPort) {
+  const put = luaPut('{"value": 12}');
+  return [
+    ['raw node:net floor', rawPort, GET_INT, null, 'GET, canned 200 written on each head end'],
+    ['bare node:http', httpPort, GET_INT, null, 'GET, canned 200 JSON of the same size'],
+    ['bare node:http PUT', httpPort, HBINTERVAL, put, 'PUT, body read, canned 200 JSON'],
+    ['host-sim GET int', simPort, GET_INT, null, 'GET system/0/serialnumber: 200, int value'],
+    ['host-sim GET str', simPort, '/api/v1/device/ethernet/0/macaddress', null, 'GET ethernet/0/macaddress: 200, str value'],
+    ['host-sim PUT', simPort, HBINTERVAL, put, 'PUT system/0/hbinterval {"value": 12}: 200, set and read back'],
+    ['host-sim 404', simPort, '/api/v1/device/nosuch/0/op', null, 'GET nosuch/0/op: 404 aErrNotFound envelope'],
   ];
+}
+
+/**
+ * Many connections. Each case runs right after a run of bare node:http (GET): its ratio is taken pair
+ * by pair, so the machine drifting between two cases does not move it; the median pair is reported.
+ */
+function loadTable(cases) {
+  const bareIndex = cases.findIndex(([name]) => name === 'bare node:http');
   const runs = cases.map(() => []);
+  const ratios = cases.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    cases.forEach(([, port, path, script], i) => runs[i].push(wrk(port, path, script)));
+    cases.forEach(([, port, path, script], i) => {
+      if (i === bareIndex) return;
+      const [, bPort, bPath] = cases[bareIndex];
+      const bare = wrk(bPort, bPath, null);
+      const r = wrk(port, path, script);
+      runs[bareIndex].push(bare);
+      runs[i].push(r);
+      ratios[i].push(r.rps / bare.rps);
+    });
   }
   const median = (list) => list.slice().sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
-  const rows = cases.map(([name], i) => [name, median(runs[i])]);
-  const floor = rows[0][1];
-  const bare = rows[1][1];
+  const medianOf = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const rows = cases.map(([name, , , , what], i) => [name, what, { ...median(runs[i]), ratio: i === bareIndex ? 1 : medianOf(ratios[i]) }]);
+  const byName = Object.fromEntries(rows.map(([name, , r]) => [name, r]));
+  const floor = byName['raw node:net floor'];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, keep-alive, median of ${ROUNDS} interleaved rounds, on ${cpus().length} × ${cpu}, node ${process.version}`);
-  console.log('| case | req/s | p50 ms | p99 ms | socket errors | non-2xx | × node:http | × raw floor |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const [name, r] of rows) {
-    console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.non2xx} | ${(r.rps / bare.rps).toFixed(2)} | ${(r.rps / floor.rps).toFixed(2)} |`);
+  console.log(`wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, keep-alive, ${ROUNDS} rounds, each case paired with a bare node:http run just before it; medians; on ${cpus().length} × ${cpu}, node ${process.version}`);
+  console.log('Same wrk command and same request bytes for the simulator and the baselines: GET sends only Host;');
+  console.log('PUT adds Content-Type: application/json and Content-Length: 13 with {"value": 12}.');
+  console.log('| case | request → answer | req/s | p50 ms | p99 ms | socket errors | non-2xx | × node:http GET (paired) | × raw floor |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [name, what, r] of rows) {
+    console.log(`| ${name} | ${what} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.non2xx} | ${r.ratio.toFixed(2)} | ${(r.ratio / floor.ratio).toFixed(2)} |`);
   }
+  printTargets(byName, byName['bare node:http']);
 }
 
 /** One client: wrk with one connection (GET int), and a script's PUT-then-GET loop. */
 async function singleClient(simPort, httpPort) {
   const single = [
-    ['bare node:http, 1 connection', httpPort, '/api/v1/device/system/0/serialnumber'],
-    ['host-sim GET int, 1 connection', simPort, '/api/v1/device/system/0/serialnumber'],
+    ['bare node:http, 1 connection', httpPort, GET_INT],
+    ['host-sim GET int, 1 connection', simPort, GET_INT],
   ].map(([name, port, path]) => [name, wrk(port, path, null, 1)]);
   console.log(`\nwrk -t1 -c1 -d${SECONDS}s (one client, one request at a time):`);
   console.log('| case | req/s | p50 ms | p99 ms |');
@@ -176,14 +209,34 @@ async function main() {
   const sim = startChild([join(ROOT, 'build/host-sim/main.js'), '--port', String(simPort), '--max-connections', '1024', '--no-state']);
   await waitForPort(simPort);
   // The canned baselines answer with a body of the same size as the sim's GET int answer.
-  const sample = await fetchOnce(simPort, '/api/v1/device/system/0/serialnumber');
+  const sample = await fetchOnce(simPort, GET_INT);
   const { httpPort, rawPort, children } = await startBaselines(JSON.stringify(sample));
   try {
-    loadTable(simPort, httpPort, rawPort);
+    loadTable(loadCases(simPort, httpPort, rawPort));
     await singleClient(simPort, httpPort);
   } finally {
     for (const c of [sim, ...children]) c.kill();
   }
+}
+
+/** Issue 11's targets, judged on this run's paired ratios. */
+function printTargets(byName, bare) {
+  const RATIO = 1.3;
+  const PUT_OVER_GET = 0.9;
+  const mark = (ok) => (ok ? 'met' : 'NOT met');
+  console.log(`\ntargets (this run): each host-sim case ≥ ${RATIO} × bare node:http GET (median ${bare.rps.toFixed(0)} req/s), PUT ≥ ${PUT_OVER_GET} × GET int`);
+  let all = true;
+  for (const name of ['host-sim GET int', 'host-sim GET str', 'host-sim PUT', 'host-sim 404']) {
+    const ratio = byName[name].ratio;
+    all &&= ratio >= RATIO;
+    console.log(`  ${name}: ${ratio.toFixed(2)} × node:http: ${mark(ratio >= RATIO)}`);
+  }
+  const putGet = byName['host-sim PUT'].ratio / byName['host-sim GET int'].ratio;
+  all &&= putGet >= PUT_OVER_GET;
+  console.log(`  PUT / GET int: ${putGet.toFixed(2)}: ${mark(putGet >= PUT_OVER_GET)}`);
+  const putBare = byName['host-sim PUT'].ratio / byName['bare node:http PUT'].ratio;
+  console.log(`  (PUT against node:http given the same PUT: ${putBare.toFixed(2)} ×)`);
+  console.log(`  all targets: ${mark(all)}`);
 }
 
 main().catch((e) => {

@@ -30,11 +30,17 @@ export class SimContext {
   private readonly rebootHooks: (() => void)[] = [];
   private events: string[] = [];
 
+  /**
+   * @param timeStepMs the simulation's time resolution when nothing changed: the hooks run again only
+   *   once time has moved this far (0: whenever it moved at all). The live simulator uses a few ms,
+   *   so a stream of requests does not re-run every model once per millisecond; tests keep 0.
+   */
   constructor(
     readonly serial: number,
     readonly profile: SimProfile,
     private readonly wallNow: () => number,
     storage: SimStorage,
+    private readonly timeStepMs = 0,
   ) {
     this.persist = new Persist(storage);
     this.bootTime = wallNow();
@@ -89,18 +95,23 @@ export class SimContext {
    */
   advance(): void {
     const t = this.wallNow();
-    if (t === this.advancedAt && !this.dirty) return;
-    this.runHooks(t);
+    if (this.dirty) this.runHooks(t);
+    else if (t !== this.advancedAt && !this.recent(t)) this.runHooks(t);
+  }
+
+  /** Did the hooks run at `t`, or less than a time step before it? */
+  private recent(t: number): boolean {
+    return t === this.advancedAt || (t > this.advancedAt && t - this.advancedAt < this.timeStepMs);
   }
 
   /**
    * State is about to change: integrate what happened up to now under the old state (only when
-   * time moved), then mark it changed so the next derived read re-checks limits and latches faults.
+   * time moved by a time step: within one, that bit is integrated later, under the new state), then mark it changed so the next derived read re-checks limits and latches faults.
    * A PUT thus advances the physics at most once, however its read-back is made.
    */
   touch(): void {
     const t = this.wallNow();
-    if (t !== this.advancedAt) this.runHooks(t);
+    if (!this.recent(t)) this.runHooks(t);
     this.dirty = true;
   }
 

@@ -31,6 +31,8 @@ export interface SimOptions {
   serialNumber?: number;
   /** Wall time source, ms since the epoch; default Date.now. Tests inject a fake. */
   now?: () => number;
+  /** Time resolution of the models when nothing changed, ms (SimContext); default 0, exact. */
+  timeStepMs?: number;
   /** Where saved settings and flash live (JSON text); default in memory. */
   storage?: SimStorage;
   /** What the module is made of; default EVERYTHING (every entity). */
@@ -57,7 +59,7 @@ export function createSimModule(options: SimOptions = {}): SimModule {
   const profile = options.profile ?? EVERYTHING;
   const serial = (options.serialNumber ?? 0x1234abcd) >>> 0;
   const now = options.now ?? (() => Date.now());
-  const ctx = new SimContext(serial, profile, now, options.storage ?? memoryStorage());
+  const ctx = new SimContext(serial, profile, now, options.storage ?? memoryStorage(), options.timeStepMs);
   const has = (e: EntityName) => ctx.count(e) > 0;
 
   const stores = new StoreModel(ctx);

@@ -17,12 +17,15 @@ export const NAME_MAX = 32;
 interface IntType {
   readonly bits: number;
   readonly signed: boolean;
+  /** The type's range, in the table: not recomputed for every PUT. */
+  readonly min: number;
+  readonly max: number;
 }
 
 const INT_TYPES: { readonly [name: string]: IntType } = deepFreeze({
-  u8: { bits: 8, signed: false }, i8: { bits: 8, signed: true },
-  u16: { bits: 16, signed: false }, i16: { bits: 16, signed: true },
-  u32: { bits: 32, signed: false }, i32: { bits: 32, signed: true },
+  u8: { bits: 8, signed: false, min: 0, max: 255 }, i8: { bits: 8, signed: true, min: -128, max: 127 },
+  u16: { bits: 16, signed: false, min: 0, max: 65535 }, i16: { bits: 16, signed: true, min: -32768, max: 32767 },
+  u32: { bits: 32, signed: false, min: 0, max: 4294967295 }, i32: { bits: 32, signed: true, min: -2147483648, max: 2147483647 },
 });
 const U32: IntType = INT_TYPES.u32;
 const U8: IntType = INT_TYPES.u8;
@@ -32,11 +35,11 @@ export function intType(type: string): IntType {
 }
 
 function typeMin(t: IntType): number {
-  return t.signed ? -(2 ** (t.bits - 1)) : 0;
+  return t.min;
 }
 
 function typeMax(t: IntType): number {
-  return t.signed ? 2 ** (t.bits - 1) - 1 : 2 ** t.bits - 1;
+  return t.max;
 }
 
 function typeName(t: IntType): string {
@@ -93,7 +96,7 @@ export function decodeInt(value: unknown, t: IntType, what: string): number {
 }
 
 function checkTypeRange(v: number, t: IntType, what: string): number {
-  if (v < typeMin(t) || v > typeMax(t)) {
+  if (v < t.min || v > t.max) {
     throw new ApiError(aErrRange, `${what}: ${v} is out of range ${typeMin(t)}..${typeMax(t)} (${typeName(t)})`);
   }
   return v === 0 ? 0 : v; // no -0

@@ -23,16 +23,20 @@ function byteList(bytes: Uint8Array): string {
   return '[' + bytes.join(',') + ']';
 }
 
-function bytesText(bytes: Uint8Array, type: string, codec: TextCodec): string {
-  if (type === 'bytes:text') return codec.decode(bytes);
+/** The text of a byte value as a JSON string: UTF-8 text escaped; the others are hex, digits and separators. */
+function bytesJson(bytes: Uint8Array, type: string, codec: TextCodec): string {
+  if (type === 'bytes:text') return JSON.stringify(codec.decode(bytes));
   if (type === 'bytes:ipv4') {
-    const parts: string[] = [];
-    for (let i = 0; i + 3 < bytes.length; i += 4) parts.push(bytes[i] + '.' + bytes[i + 1] + '.' + bytes[i + 2] + '.' + bytes[i + 3]);
-    return parts.join(', ');
+    let text = '"';
+    for (let i = 0; i + 3 < bytes.length; i += 4) {
+      text += (i ? ', ' : '') + bytes[i] + '.' + bytes[i + 1] + '.' + bytes[i + 2] + '.' + bytes[i + 3];
+    }
+    return text + '"';
   }
-  const parts: string[] = [];
-  for (let i = 0; i < bytes.length; i++) parts.push(HEX[bytes[i] >> 4] + HEX[bytes[i] & 15]);
-  return parts.join(type === 'bytes:mac' ? ':' : '');
+  const separator = type === 'bytes:mac' ? ':' : '';
+  let text = '"';
+  for (let i = 0; i < bytes.length; i++) text += (i ? separator : '') + HEX[bytes[i] >> 4] + HEX[bytes[i] & 15];
+  return text + '"';
 }
 
 /** JSON text of the `response` object for a GET (or a PUT's read-back) of `route`. */
@@ -53,7 +57,7 @@ export function formatValue(route: Route, value: HalValue, codec: TextCodec): st
     case 'str': {
       if (typeof value === 'string') return '{"value":' + JSON.stringify(value) + ',"rawValue":' + byteList(codec.encode(value)) + '}';
       const bytes = value as Uint8Array;
-      return '{"value":' + JSON.stringify(bytesText(bytes, route.type, codec)) + ',"rawValue":' + byteList(bytes) + '}';
+      return '{"value":' + bytesJson(bytes, route.type, codec) + ',"rawValue":' + byteList(bytes) + '}';
     }
   }
   return '{}';

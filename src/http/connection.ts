@@ -4,13 +4,13 @@
 // error that breaks framing the connection answers and closes. A streamed body (src/http/streamed-body.ts)
 // goes out a piece at a time: an event stream at each timer tick, a finite one (chunked) whenever the
 // transport drains (drained()) or ticks, while its backlog is low; requests pipelined behind a finite
-// one wait their turn. It tells a ConnectionSlots policy
-// whether it is idle, holds a partial request or is answering, and since when.
+// one wait their turn. It tells a ConnectionSlots policy whether it is idle, holds a partial request
+// or is answering, and since when.
 
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
 import { HttpResponse, type RequestHandler } from './request';
 import { NOTHING_NOW, STREAM_ENDED, StreamedBody } from './streamed-body';
-import { CONTINUE, writeResponse } from './response-writer';
+import { CONTINUE, responseText, writeResponse } from './response-writer';
 import { standardTextCodec, type TextCodec } from '../util/text';
 import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './limits';
 import { SLOT_ANSWERING, SLOT_IDLE, SLOT_PARTIAL, type SlotHolder } from './connection-slots';
@@ -19,6 +19,9 @@ export type { RequestHandler };
 
 export interface Transport {
   write(bytes: Uint8Array): void;
+  /** Optional: write text as UTF-8, encoded natively as it is written (Node's socket.write of a
+   * string): a text answer then needs no byte array of its own. Without it, encode and write(). */
+  writeText?(text: string): void;
   close(): void;
   /** Bytes written and not yet taken by the peer: streamed bodies wait while it is high (streamed-body.ts). */
   backlog?(): number;
@@ -198,7 +201,7 @@ export class Connection implements SlotHolder {
     this.send(headOnly);
     this.answering = false;
     this.answered = true;
-    this.answeredAt = this.lastActivity = this.now();
+    this.answeredAt = this.lastActivity; // the read's time: a clock reading costs ~60 ns on Node
     if (res.stream && !headOnly) {
       this.body.start(res);
       this.progressAt = this.lastActivity;
@@ -278,9 +281,8 @@ export class Connection implements SlotHolder {
     if (res.bytes && res.bytes.length > LARGE_BODY && !headOnly) {
       this.transport.write(writeResponse(res, true, this.codec));
       this.transport.write(res.bytes);
-    } else {
-      this.transport.write(writeResponse(res, headOnly, this.codec));
-    }
+    } else if (!res.bytes && this.transport.writeText) this.transport.writeText(responseText(res, headOnly, this.codec));
+    else this.transport.write(writeResponse(res, headOnly, this.codec));
     this.handler.afterResponse();
   }
 

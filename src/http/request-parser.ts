@@ -9,7 +9,7 @@
 import { BODY_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
 import type { HttpRequest } from './request';
 import { ascii, standardTextCodec, type TextCodec } from '../util/text';
-import { parseWholeHead, wholeHeadEnd } from './whole-head';
+import { NOT_HANDLED, takeWholeHead } from './whole-head';
 import { ByteBuffer } from './byte-buffer';
 import { CHUNKS_DONE, CHUNKS_FAILED, ChunkedDecoder } from './chunked-decoder';
 import { parseRequestLine } from './request-line';
@@ -194,11 +194,12 @@ export class RequestParser implements HttpRequest {
     if (head.length === 0) {
       i = this.skipEmptyLines(data, i, end);
       if (i === end || this.state !== HEAD) return i;
-      const whole = this.codec ? wholeHeadEnd(data, i, end) : -1;
-      if (whole > 0 && parseWholeHead(this.codec!.decode(data.subarray(i, whole)), whole - i, this, this.framing) === 0) {
+      const whole = this.codec ? takeWholeHead(data, i, end, this.codec, this, this.framing) : NOT_HANDLED;
+      if (whole > 0) {
         this.setFraming();
         return whole;
       }
+      if (this.method) this.reset(); // fields taken before it gave up: the byte path starts from nothing
     }
     let appendedAt = head.length;
     while (i < end) {

@@ -18,25 +18,51 @@ export function reasonPhrase(status: number): string {
   return REASONS[status] ?? 'Unknown';
 }
 
+/** The status lines of the common answers, and the JSON head's fixed part: not concatenated per answer. */
+const STATUS_LINES: { readonly [status: number]: string } = deepFreeze({
+  200: 'HTTP/1.1 200 OK\r\n', 204: 'HTTP/1.1 204 No Content\r\n', 400: 'HTTP/1.1 400 Bad Request\r\n',
+  404: 'HTTP/1.1 404 Not Found\r\n', 405: 'HTTP/1.1 405 Method Not Allowed\r\n', 501: 'HTTP/1.1 501 Not Implemented\r\n',
+});
+const JSON_LENGTH = 'Content-Type: application/json\r\nContent-Length: ';
+
+function statusLine(status: number): string {
+  return STATUS_LINES[status] ?? 'HTTP/1.1 ' + status + ' ' + reasonPhrase(status) + '\r\n';
+}
+
 /**
- * The response as one byte array (one write, one TCP segment for small answers). `headOnly` (HEAD)
- * keeps the Content-Length of the body it leaves out. A 204 carries no Content-Length (RFC 9110 §8.6).
+ * The status line and header block, blank line included. Content-Length is the body's even when
+ * the body is left out (HEAD). A 204 carries no Content-Length (RFC 9110 §8.6), a 304 no body.
  */
-export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextCodec): Uint8Array {
+export function responseHead(res: HttpResponse, codec: TextCodec): string {
   const bytes = res.bytes;
-  let head = 'HTTP/1.1 ' + res.status + ' ' + reasonPhrase(res.status) + '\r\n';
-  // A 304 has no body; an event stream runs until the connection closes; a finite stream is chunked
-  // (HTTP/1.1) or ends with the connection (HTTP/1.0).
+  const status = res.status;
+  let head = statusLine(status);
+  // An event stream runs until the connection closes; a finite stream is chunked (HTTP/1.1) or
+  // ends with the connection (HTTP/1.0).
   if (res.stream) head += 'Content-Type: ' + res.contentType + (res.chunked ? '\r\nTransfer-Encoding: chunked\r\n' : '\r\n');
-  else if (res.status !== 204 && res.status !== 304) {
-    head += 'Content-Type: ' + res.contentType + '\r\nContent-Length: ' +
+  else if (status !== 204 && status !== 304) {
+    head += (res.contentType === 'application/json' ? JSON_LENGTH : 'Content-Type: ' + res.contentType + '\r\nContent-Length: ') +
       (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
   }
   if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
   if (res.retryAfter > 0) head += 'Retry-After: ' + res.retryAfter + '\r\n';
-  head += res.extraHeaders;
-  if (res.close) head += 'Connection: close\r\n';
-  head += '\r\n';
+  if (res.close) return head + res.extraHeaders + 'Connection: close\r\n\r\n';
+  return head + res.extraHeaders + '\r\n';
+}
+
+/**
+ * A response with a text body (not `res.bytes`) as one string, head and body: a transport that
+ * takes text (Transport.writeText) encodes it natively in the same call that writes it.
+ */
+export function responseText(res: HttpResponse, headOnly: boolean, codec: TextCodec): string {
+  const head = responseHead(res, codec);
+  return headOnly || res.status === 204 || res.status === 304 ? head : head + res.body;
+}
+
+/** The response as one byte array (one write, one TCP segment for small answers). */
+export function writeResponse(res: HttpResponse, headOnly: boolean, codec: TextCodec): Uint8Array {
+  const bytes = res.bytes;
+  const head = responseHead(res, codec);
   if (headOnly || res.status === 204 || res.status === 304) return codec.encode(head);
   if (!bytes) return codec.encode(head + res.body);
   const headBytes = codec.encode(head);

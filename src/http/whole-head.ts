@@ -7,8 +7,12 @@
 // then parses it and words the error. tests/whole-head.test.ts holds the two to the same results.
 
 import { HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
+
+/** The longest head: request line, header block and their CRLFs (as request-parser.ts holds it). */
+const HEAD_MAX = REQUEST_LINE_MAX + 2 + HEADER_BLOCK_MAX;
 import type { HeadFields, HeadFraming } from './field-line';
 import type { RequestLineFields } from './request-line';
+import type { TextCodec } from '../util/text';
 
 /** Request line and field lines of RFC 9112 in their strict form: tchar names, visible-ASCII targets,
  * field values of visible ASCII, SP and HT, every line ended by CRLF, then the blank line. */
@@ -30,6 +34,13 @@ function patterns(): Patterns {
   }));
 }
 
+/**
+ * A bit per name length of the fields fieldLine() takes: host 4, origin and expect 6, connection 10,
+ * authorization and if-none-match 13, content-length and sec-fetch-site 14, accept-encoding 15,
+ * transfer-encoding 17, access-control-request-method 29.
+ */
+const ACTED_ON_LENGTHS = (1 << 4) | (1 << 6) | (1 << 10) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 17) | (1 << 29);
+
 /** Handed back to the byte path. */
 export const NOT_HANDLED = -1;
 
@@ -47,6 +58,24 @@ export function wholeHeadEnd(data: Uint8Array, start: number, end: number): numb
 }
 
 type Fields = RequestLineFields & HeadFields;
+
+/**
+ * A head that starts at data[start] and ends within this read, parsed into `out` and `framing`: the
+ * index just past it, or NOT_HANDLED for the byte path (`out` may then hold some fields already).
+ */
+export function takeWholeHead(data: Uint8Array, start: number, end: number, codec: TextCodec, out: Fields, framing: HeadFraming): number {
+  if (codec.latin1) {
+    // One char per byte: the blank line is found natively in the text, at the bytes' offsets.
+    const text = codec.latin1(data, start, end - start > HEAD_MAX ? start + HEAD_MAX : end);
+    const blank = text.indexOf('\r\n\r\n');
+    if (blank < 0) return NOT_HANDLED;
+    const size = blank + 4;
+    return parseWholeHead(size === text.length ? text : text.slice(0, size), size, out, framing) === 0 ? start + size : NOT_HANDLED;
+  }
+  const whole = wholeHeadEnd(data, start, end);
+  if (whole < 0) return NOT_HANDLED;
+  return parseWholeHead(codec.decode(data.subarray(start, whole)), whole - start, out, framing) === 0 ? whole : NOT_HANDLED;
+}
 
 /**
  * Parse a whole head (the text of its bytes, blank line included) into `out` and `framing`: 0 when
@@ -68,7 +97,12 @@ export function parseWholeHead(text: string, bytes: number, out: Fields, framing
   for (let p = eol + 2; p < text.length - 2; fields++) {
     const e = text.indexOf('\r\n', p);
     const colon = text.indexOf(':', p);
-    if (fields === HEADER_FIELDS_MAX || fieldLine(text.slice(p, colon).toLowerCase(), text.slice(colon + 1, e).trim(), out, framing, re)) {
+    if (fields === HEADER_FIELDS_MAX) return NOT_HANDLED;
+    // Only the few fields the server acts on are taken apart; a name of another length is skipped
+    // without a slice (User-Agent, Accept, Content-Type...).
+    const length = colon - p;
+    if (length < 32 && (ACTED_ON_LENGTHS >> length) & 1 &&
+      fieldLine(text.slice(p, colon).toLowerCase(), text.slice(colon + 1, e).trim(), out, framing, re)) {
       return NOT_HANDLED;
     }
     p = e + 2;

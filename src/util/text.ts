@@ -12,6 +12,11 @@ export interface TextCodec {
   decode(bytes: Uint8Array): string;
   /** UTF-8 byte count of a string (a Content-Length): native where the platform has it. */
   byteLength(text: string): number;
+  /**
+   * Optional: bytes [start, end) as one char per byte (Latin-1), natively, with no view made first.
+   * The parser's fast path then finds a head's end in text, where char offsets are byte offsets.
+   */
+  latin1?(bytes: Uint8Array, start: number, end: number): string;
 }
 
 interface Encoder { encode(text: string): Uint8Array }
