@@ -101,6 +101,13 @@ export class PdPort {
     return out;
   }
 
+  /** Bit r set when rule r of the local `role` table is enabled. */
+  enabledMask(i: number, role: number): number {
+    let m = 0;
+    for (let r = 1; r <= RULES; r++) if (this.regs.bool(i, 'powerdataobjectenabled', [role, r])) m |= 1 << r;
+    return m;
+  }
+
   linkState(i: number): number {
     const c = this.contract(i);
     if (!c.state) return 0;

@@ -8,8 +8,9 @@ import { ApiError, aErrRange } from '../kit/errors';
 import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { defaultPdo, isValidFirstPdo, LOCAL, RULES } from './pd-objects';
+import { defaultPdo, isValidFirstPdo, LOCAL } from './pd-objects';
 import { PdPort, ROLE_DUAL } from './pd-partner';
+import type { RegisterFile } from './registers';
 import { asBool, asNumber } from '../kit/value-guards';
 
 // What tests build PDOs and RDOs with.
@@ -21,8 +22,8 @@ function checkLocalPdo(role: number, rule: number, v: number): void {
   }
 }
 
-export function createPowerDelivery(ctx: SimContext): HalOf<'powerdelivery'> {
-  const regs = ctx.registers('powerdelivery', {
+function pdRegisters(ctx: SimContext): RegisterFile {
+  return ctx.registers('powerdelivery', {
     pdo: (_i, p) => defaultPdo(p[0], p[1]),
     powerdataobjectenabled: (_i, p) => defaultPdo(p[0], p[1]) !== 0,
     powerrole: ROLE_DUAL,
@@ -35,6 +36,10 @@ export function createPowerDelivery(ctx: SimContext): HalOf<'powerdelivery'> {
     dataswapped: false,
     vconnswapped: false,
   }, ['localrdo', 'dataswapped', 'vconnswapped']);
+}
+
+export function createPowerDelivery(ctx: SimContext): HalOf<'powerdelivery'> {
+  const regs = pdRegisters(ctx);
   const port = new PdPort(ctx, regs);
 
   return makeEntity(ctx, 'powerdelivery', {
@@ -44,11 +49,7 @@ export function createPowerDelivery(ctx: SimContext): HalOf<'powerdelivery'> {
       numberofpowerdataobjects: (i, p) => port.pdoCount(i, p[0], p[1]),
       powerdataobject: (i, p) => port.pdo(i, p[0], p[1], p[2]),
       powerdataobjectlist: (i) => port.pdoList(i),
-      powerdataobjectenabledlist: (i, p) => {
-        let m = 0;
-        for (let r = 1; r <= RULES; r++) if (regs.bool(i, 'powerdataobjectenabled', [p[0], r])) m |= 1 << r;
-        return m;
-      },
+      powerdataobjectenabledlist: (i, p) => port.enabledMask(i, p[0]),
       requestdataobject: (i, p) => (p[0] === LOCAL ? port.contract(i).localRdo : port.contract(i).remoteRdo),
       linkstate: (i) => port.linkState(i),
       attachtimeelapsed: (i) => port.attachElapsed(i),
