@@ -1,34 +1,19 @@
 // analog: inputs read a simulated signal per channel through a 16-bit converter whose full scale is set
 // by `range`; outputs hold DAC bits. Bulk capture samples the input signal in simulated time and, once
-// samples/rate seconds have passed, writes 2-byte little-endian samples into RAM store slot 0.
+// samples/rate seconds have passed, writes 2-byte little-endian samples into RAM store slot 0. The
+// signal, the converter and the capture scheduler are capture.ts; this file wires them.
 
-import { ApiError, aErrBusy, aErrMode, aErrPermission } from '../kit/errors';
+import { ApiError, aErrMode } from '../kit/errors';
 import type { HalOf } from '../types';
-import { ERR_CAPTURE } from '../kit/error-word';
+import { CaptureScheduler, MAX_FULL_SCALE, RANGE_FULL_SCALE, signal, toBits, toMicrovolts } from './capture';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
-import { RAM_SLOT, RAM_STORE } from './system';
 import { range } from './limits';
 import { asNumber } from '../kit/value-guards';
-import { clampInt, noise } from './values';
 
 const CONFIG_INPUT = 0;
 const CONFIG_OUTPUT = 1;
-const BITS_MAX = 65535;
-/** Full scale of each `range` code, uV (0..15): unipolar spans the simulated converter offers. */
-export const RANGE_FULL_SCALE: readonly number[] = [
-  3_300_000, 5_000_000, 10_000_000, 1_250_000, 2_500_000, 1_000_000, 500_000, 250_000,
-  100_000, 4_096_000, 2_048_000, 1_024_000, 20_000_000, 15_000_000, 12_000_000, 6_000_000,
-];
-export const MAX_FULL_SCALE = Math.max(...RANGE_FULL_SCALE);
-/** bulkcapturestate */
-export const CAPTURE_IDLE = 0;
-export const CAPTURE_PENDING = 1;
-export const CAPTURE_FINISHED = 2;
-export const CAPTURE_ERROR = 3;
-
-interface Capture { state: number; start: number; rate: number; samples: number; range: number }
 
 export function createAnalog(ctx: SimContext, stores: StoreModel): HalOf<'analog'> {
   const regs = ctx.registers('analog', {
@@ -39,48 +24,13 @@ export function createAnalog(ctx: SimContext, stores: StoreModel): HalOf<'analog
     bulkcapturesamplerate: 10_000,
     bulkcapturenumberofsamples: 1_000,
   });
+  const captures = new CaptureScheduler(ctx, stores, regs.count);
   const fullScale = (i: number) => RANGE_FULL_SCALE[regs.num(i, 'range') & 15];
-  /** The signal on input i at time t (ms): a DC level plus a 1 kHz tone, a little converter noise. */
-  const signal = (i: number, tMs: number): number => {
-    const s = tMs / 1000;
-    return 400_000 + 500_000 * i + 200_000 * Math.sin(2 * Math.PI * 1000 * s + i) + 1500 * noise(ctx.serial, 700 + i, Math.floor(tMs * 1000));
-  };
-  const toBits = (uV: number, fs: number) => clampInt((uV / fs) * BITS_MAX, 0, BITS_MAX);
-  const toMicrovolts = (bits: number, fs: number) => Math.round((bits * fs) / BITS_MAX);
   const isOutput = (i: number) => regs.num(i, 'configuration') === CONFIG_OUTPUT;
-  const bits = (i: number) => (isOutput(i) ? regs.num(i, 'value') : toBits(signal(i, ctx.wall()), fullScale(i)));
+  const bits = (i: number) => (isOutput(i) ? regs.num(i, 'value') : toBits(signal(ctx.serial, i, ctx.wall()), fullScale(i)));
   const requireOutput = (i: number, op: string) => {
     if (!isOutput(i)) throw new ApiError(aErrMode, `analog ${i} ${op}: configuration ${regs.num(i, 'configuration')} is not an output (set configuration 1)`);
   };
-
-  const captures: Capture[] = [];
-  const powerUp = () => {
-    for (let i = 0; i < regs.count; i++) captures[i] = { state: CAPTURE_IDLE, start: 0, rate: 1, samples: 0, range: 0 };
-  };
-  powerUp();
-  ctx.onReboot(powerUp);
-  // A pending capture whose time has come writes its samples (at any HAL call, so RAM slot readers see them).
-  ctx.onAdvance((t) => {
-    captures.forEach((c, i) => {
-      if (c.state !== CAPTURE_PENDING || t - c.start < (c.samples * 1000) / c.rate) return;
-      const room = Math.floor(stores.slot(RAM_STORE, RAM_SLOT).data.length / 2);
-      const n = Math.min(c.samples, room);
-      if (n < c.samples) ctx.flagError(ERR_CAPTURE, `analog ${i} capture clamped to ${n} samples`);
-      const out = new Uint8Array(n * 2);
-      for (let k = 0; k < n; k++) {
-        const b = toBits(signal(i, c.start + (k * 1000) / c.rate), RANGE_FULL_SCALE[c.range & 15]);
-        out[2 * k] = b & 0xff;
-        out[2 * k + 1] = b >> 8;
-      }
-      try {
-        stores.write(RAM_STORE, RAM_SLOT, out);
-        c.state = CAPTURE_FINISHED;
-      } catch {
-        c.state = CAPTURE_ERROR; // the slot was locked meanwhile
-        ctx.flagError(ERR_CAPTURE, `analog ${i} capture could not be stored`);
-      }
-    });
-  });
 
   return makeEntity(ctx, 'analog', {
     registers: regs,
@@ -89,7 +39,7 @@ export function createAnalog(ctx: SimContext, stores: StoreModel): HalOf<'analog
     get: {
       value: (i) => bits(i),
       voltage: (i) => toMicrovolts(bits(i), fullScale(i)),
-      bulkcapturestate: (i) => captures[i].state,
+      bulkcapturestate: (i) => captures.state(i),
     },
     set: {
       value: (i, _p, v) => {
@@ -109,13 +59,7 @@ export function createAnalog(ctx: SimContext, stores: StoreModel): HalOf<'analog
     run: {
       bulkcapture: (i) => {
         if (isOutput(i)) throw new ApiError(aErrMode, `analog ${i} is an output: bulk capture needs an input`);
-        if (captures.some((c) => c.state === CAPTURE_PENDING)) throw new ApiError(aErrBusy, 'a bulk capture is already running');
-        const s = stores.slot(RAM_STORE, RAM_SLOT); // aErrRange when the module has no RAM store
-        if (s.locked) throw new ApiError(aErrPermission, `RAM store slot ${RAM_SLOT} is locked`);
-        captures[i] = {
-          state: CAPTURE_PENDING, start: ctx.wall(), rate: regs.num(i, 'bulkcapturesamplerate'),
-          samples: regs.num(i, 'bulkcapturenumberofsamples'), range: regs.num(i, 'range'),
-        };
+        captures.start(i, regs.num(i, 'bulkcapturesamplerate'), regs.num(i, 'bulkcapturenumberofsamples'), regs.num(i, 'range'));
       },
     },
   });

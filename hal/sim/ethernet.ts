@@ -34,6 +34,20 @@ function checkAddress(op: string, v: HalValue, several: boolean): Uint8Array {
   return b;
 }
 
+function checkNetmask(v: HalValue): Uint8Array {
+  const b = checkAddress('staticipv4netmask', v, false);
+  const bits = ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
+  const inverted = ~bits >>> 0;
+  if ((inverted & (inverted + 1)) !== 0) throw new ApiError(aErrRange, `staticipv4netmask ${b.join('.')}: the one-bits must be contiguous`);
+  return b;
+}
+
+function checkHostname(v: HalValue): Uint8Array {
+  const b = asBytes(v, 'hostname');
+  if (b.length > MAX_HOSTNAME) throw new ApiError(aErrSize, `hostname: ${b.length} bytes, at most ${MAX_HOSTNAME}`);
+  return b;
+}
+
 export function createEthernet(ctx: SimContext): EthernetModel {
   const s = ctx.serial >>> 0;
   const regs = ctx.registers('ethernet', {
@@ -80,18 +94,8 @@ export function createEthernet(ctx: SimContext): EthernetModel {
       staticipv4address: (i, _p, v) => regs.write(i, 'staticipv4address', [], checkAddress('staticipv4address', v, false)),
       staticipv4gateway: (i, _p, v) => regs.write(i, 'staticipv4gateway', [], checkAddress('staticipv4gateway', v, false)),
       staticipv4dnsaddress: (i, _p, v) => regs.write(i, 'staticipv4dnsaddress', [], checkAddress('staticipv4dnsaddress', v, true)),
-      staticipv4netmask: (i, _p, v) => {
-        const b = checkAddress('staticipv4netmask', v, false);
-        const bits = ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
-        const inverted = ~bits >>> 0;
-        if ((inverted & (inverted + 1)) !== 0) throw new ApiError(aErrRange, `staticipv4netmask ${b.join('.')}: the one-bits must be contiguous`);
-        regs.write(i, 'staticipv4netmask', [], b);
-      },
-      hostname: (i, _p, v) => {
-        const b = asBytes(v, 'hostname');
-        if (b.length > MAX_HOSTNAME) throw new ApiError(aErrSize, `hostname: ${b.length} bytes, at most ${MAX_HOSTNAME}`);
-        regs.write(i, 'hostname', [], b);
-      },
+      staticipv4netmask: (i, _p, v) => regs.write(i, 'staticipv4netmask', [], checkNetmask(v)),
+      hostname: (i, _p, v) => regs.write(i, 'hostname', [], checkHostname(v)),
     },
   });
   return { entity, activePort: (service) => active[service] ?? 0 };

@@ -4,7 +4,8 @@
 import type { HalOf, OpsWithValue, ValuesOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity, type Getters, type Setters } from './entity';
-import { type LineGroup, type PortModel } from './ports';
+import type { LineGroup } from './port-words';
+import type { PortModel } from './ports';
 import { range } from './limits';
 import { asBool, asNumber } from '../kit/value-guards';
 
@@ -12,6 +13,7 @@ type PortValues = ValuesOf<'port'>;
 const MAX_VBUS_SETPOINT = 20_000_000; // uV
 const SPEED_BITS = { low: 1, full: 2, high: 4, super: 8 } as const; // dataspeed: bit per link speed
 
+// eslint-disable-next-line max-lines-per-function -- HAL factory: one table of behaviours (port)
 export function createPort(ctx: SimContext, ports: PortModel): HalOf<'port'> {
   const get: Getters<PortValues> = {
     vbusvoltage: (i) => ports.vbusVoltage(i),
@@ -32,7 +34,7 @@ export function createPort(ctx: SimContext, ports: PortModel): HalOf<'port'> {
       return e;
     },
     allocatedpower: (i) => ports.vbusPower(i),
-    availablepower: (i) => (ports.vbusOn(i) ? Math.max(0, ports.regs.num(i, 'powerlimit') - ports.vbusPower(i)) : 0),
+    availablepower: (i) => ports.availablePower(i),
     vbusaccumulatedpower: (i) => ports.energyOf(i, 'vbus'),
     vconnaccumulatedpower: (i) => ports.energyOf(i, 'vconn'),
     cc1accumulatedpower: (i) => ports.energyOf(i, 'cc1'),
@@ -43,12 +45,9 @@ export function createPort(ctx: SimContext, ports: PortModel): HalOf<'port'> {
     cc2voltage: (i) => ports.ccVoltage(i, 2),
     cc1current: (i) => ports.ccCurrent(i, 1),
     cc2current: (i) => ports.ccCurrent(i, 2),
-    // SBU carries an alternate mode's AUX pair (DisplayPort: AUX+ biased low, AUX- high) when enabled,
-    // in an alt mode, with a partner.
-    sbu1voltage: (i) => (sbuActive(i) ? 600_000 : 0),
-    sbu2voltage: (i) => (sbuActive(i) ? 2_700_000 : 0),
+    sbu1voltage: (i) => ports.sbuVoltage(i, 1),
+    sbu2voltage: (i) => ports.sbuVoltage(i, 2),
   };
-  const sbuActive = (i: number) => ports.on(i, 'sbuenable') && ports.regs.num(i, 'altmode') > 0 && ports.device(i) !== null;
 
   const set: Setters<PortValues> = {
     portenabled: (i, _p, v) => ports.setLines(i, 'port', asBool(v, 'portenabled')),

@@ -1,59 +1,22 @@
 // The USB ports of the module, seen by three entities: port (one instance per port), usb (channels of
 // one hub) and usbsystem (all ports at once). All three read and write this one model, so an enable
 // through any of them shows in the others. Each port has a simulated device (or none) whose load,
-// link speed and e-marked cable drive the measurements.
+// link speed and e-marked cable drive the measurements. The words it packs and the line groups it
+// switches are port-words.ts.
 
-import { ApiError, aErrDuplicate, aErrRange } from '../kit/errors';
-import type { HalValue } from '../types';
+import { ApiError, aErrRange } from '../kit/errors';
 import { ERR_PORT_OVERCURRENT } from '../kit/error-word';
 import type { SimContext } from './context';
 import type { PortDevice, UsbSpeed } from './profile';
 import type { RegisterFile } from './registers';
 import { checkIndex } from '../kit/value-guards';
 import { noise, slot } from './values';
+import {
+  DATAROLE_DISABLED, DATAROLE_DOWNSTREAM, DATAROLE_UPSTREAM, ERROR_OVERCURRENT, LINES, MODE_BITS, NO_PORT,
+  STATE_ATTACHED, STATE_FLIPPED, STATE_HS_ENABLED, STATE_OVERCURRENT, STATE_SS_ENABLED, STATE_UPSTREAM,
+  STATE_USB2_LINK, STATE_USB3_LINK, STATE_VBUS, STATE_VCONN, type LineGroup,
+} from './port-words';
 
-/** Enable lines of one port; groups of them are what the aggregate operations switch. */
-export const LINES = {
-  power: ['powerenabled'],
-  datahs: ['datahs1enabled', 'datahs2enabled'],
-  datass: ['datass1enabled', 'datass2enabled'],
-  data: ['datahs1enabled', 'datahs2enabled', 'datass1enabled', 'datass2enabled'],
-  port: ['powerenabled', 'datahs1enabled', 'datahs2enabled', 'datass1enabled', 'datass2enabled'],
-  vconn: ['vconn1enabled', 'vconn2enabled'],
-  cc: ['cc1enabled', 'cc2enabled'],
-} as const;
-export type LineGroup = keyof typeof LINES;
-
-/**
- * portmode word (port/portmode, usb/portmode/{channel}, usbsystem/modelist): bits 0..3 = powermode,
- * then one bit per setting below. Undefined bits are not kept.
- */
-export const MODE_BITS: readonly (readonly [number, string])[] = [
-  [4, 'datahs1enabled'], [5, 'datahs2enabled'], [6, 'powerenabled'], [7, 'datass1enabled'],
-  [8, 'datass2enabled'], [11, 'connectmode'], [12, 'cc1enabled'], [13, 'cc2enabled'], [14, 'sbuenable'],
-  [15, 'cableflip'], [16, 'vconn1enabled'], [17, 'vconn2enabled'],
-];
-
-/** portstate bits (port/portstate, usb/portstate/{channel}, usbsystem/statelist). */
-export const STATE_VBUS = 1 << 0;
-export const STATE_HS_ENABLED = 1 << 1;
-export const STATE_SS_ENABLED = 1 << 2;
-export const STATE_ATTACHED = 1 << 3;
-export const STATE_USB2_LINK = 1 << 4;
-export const STATE_USB3_LINK = 1 << 5;
-export const STATE_VCONN = 1 << 6;
-export const STATE_OVERCURRENT = 1 << 7;
-export const STATE_FLIPPED = 1 << 8;
-export const STATE_UPSTREAM = 1 << 9;
-
-/** porterror / port errors bits. */
-export const ERROR_OVERCURRENT = 1 << 0;
-
-export const DATAROLE_DISABLED = 0;
-export const DATAROLE_UPSTREAM = 1;
-export const DATAROLE_DOWNSTREAM = 2;
-
-export const NO_PORT = 255;
 const MAX_CURRENT_LIMIT = 5_000_000; // uA
 const CURRENT_LIMIT_STEP = 10_000; // uA: the limit DAC's resolution
 const CABLE_OHM = 0.05; // Vbus droop through switch and cable
@@ -215,6 +178,15 @@ export class PortModel {
     return 0;
   }
 
+  /**
+   * SBU carries an alternate mode's AUX pair (DisplayPort: AUX+ biased low, AUX- high) when enabled,
+   * in an alt mode, with a partner.
+   */
+  sbuVoltage(i: number, line: 1 | 2): number {
+    if (!(this.on(i, 'sbuenable') && this.regs.num(i, 'altmode') > 0 && this.devices[i] !== null)) return 0;
+    return line === 1 ? 600_000 : 2_700_000;
+  }
+
   /** high byte remote (0 open, 1 Rd, 2 Ra), low byte local (0 open, 1..3 Rp level, 4 Vconn). */
   ccState(i: number, side: number): number {
     const d = this.devices[i];
@@ -301,22 +273,14 @@ export class PortModel {
     return Math.round((this.vbusVoltage(i) * this.vbusCurrent(i)) / 1e9);
   }
 
+  /** What the port may still draw under its power limit, mW (0 with Vbus off). */
+  availablePower(i: number): number {
+    return this.vbusOn(i) ? Math.max(0, this.regs.num(i, 'powerlimit') - this.vbusPower(i)) : 0;
+  }
+
   totalPower(): number {
     let sum = 0;
     for (let i = 0; i < this.count; i++) sum += this.vbusPower(i);
     return sum;
-  }
-
-  /**
-   * A priority list of ports, none twice. Each entry is already a port (the published limit, enforced
-   * by makeEntity), so a list longer than the ports necessarily repeats one.
-   */
-  checkPortList(what: string, list: readonly number[]): number[] {
-    const seen: boolean[] = [];
-    for (const p of list) {
-      if (seen[p]) throw new ApiError(aErrDuplicate, `${what}: port ${p} listed twice`);
-      seen[p] = true;
-    }
-    return list.slice();
   }
 }

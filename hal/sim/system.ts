@@ -5,14 +5,16 @@
 
 import { ERR_STORAGE } from '../kit/error-word';
 import { ApiError, aErrIO, aErrResource } from '../kit/errors';
-import type { HalOf } from '../types';
+import type { EntityOps, HalOf } from '../types';
 import type { SimContext } from './context';
-import { makeEntity } from './entity';
+import { makeEntity, type Runner } from './entity';
 import type { StoreModel } from './store';
 import { indexOrNone } from './limits';
 import { MODULE_OFFSETS } from '../kit/limits';
 import { asNumber } from '../kit/value-guards';
-import { bytesOfText, noise, slot } from './values';
+import { bytesOfText } from './values';
+import type { RegisterFile } from './registers';
+import { BootState, SUPPLY_MAX_MW, SystemPhysics } from './system-model';
 import { packHardwareVersion, packVersion } from '../kit/version';
 
 /** Firmware identity the simulated module reports. */
@@ -20,18 +22,8 @@ export const FIRMWARE = { major: 2, minor: 11, patch: 3, build: 0x5a17c0de };
 const HARDWARE_REVISION = 3;
 /** protocolfeatures: bit 0 REST API, bit 1 BrainStem link, bit 2 reflexes. */
 const PROTOCOL_FEATURES = 0b111;
-/** Supply the module is fed from, and what it can deliver. */
-const SUPPLY_UV = 12_000_000;
-const SUPPLY_OHM = 0.04;
-const SUPPLY_MAX_MW = 100_000;
-const QUIESCENT_MW = 350;
-const EFFICIENCY = 0.9;
 /** inputpowersource: 1 = DC input. */
 const SOURCE_DC = 1;
-/** powerlimitstate bits. */
-const LIMIT_BY_SETTING = 1 << 0;
-const LIMIT_BY_SUPPLY = 1 << 1;
-const LIMIT_EXCEEDED = 1 << 2;
 /** RAM store and slot that logevents and bulk capture write. */
 export const RAM_STORE = 1;
 export const RAM_SLOT = 0;
@@ -46,9 +38,36 @@ export interface SystemModel {
   activeRouter(): number;
 }
 
-export function createSystem(ctx: SimContext, stores: StoreModel, load: () => number): SystemModel {
+/** save, reset, factory defaults and logevents (the same on the device HAL: tests/hal-behaviour.ts). */
+function systemActions(ctx: SimContext, stores: StoreModel, physics: SystemPhysics, boot: BootState): { [K in EntityOps['system']]?: Runner } {
+  return {
+    save: () => {
+      ctx.persist.temperature = physics.extremes;
+      ctx.saveAll();
+      if (!ctx.persist.failed) return;
+      ctx.persist.failed = false;
+      ctx.flagError(ERR_STORAGE, 'settings could not be saved');
+      throw new ApiError(aErrIO, 'save failed: the settings could not be written');
+    },
+    // Only marked here: the module resets in afterResponse(), once the answer is on its way.
+    reset: () => { boot.pending = true; },
+    // Saved settings erased and every setting back to factory now; then a restart once the answer
+    // is on its way, as after system/reset (address and router take effect then).
+    resetdevicetofactorydefaults: () => {
+      ctx.factoryDefaults();
+      boot.pending = true;
+    },
+    logevents: () => {
+      if (stores.slotCount(RAM_STORE) === 0) throw new ApiError(aErrResource, 'no RAM store slot for the event log');
+      ctx.log('log events written');
+      stores.write(RAM_STORE, RAM_SLOT, bytesOfText(ctx.eventLog().join('\n') + '\n'));
+    },
+  };
+}
+
+function systemRegisters(ctx: SimContext): RegisterFile {
   const p = ctx.profile;
-  const regs = ctx.registers('system', {
+  return ctx.registers('system', {
     router: p.moduleBaseAddress + p.moduleHardwareOffset,
     hbinterval: 10,
     led: false,
@@ -62,37 +81,14 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
     name: 'BrainStem sim',
     linkinterface: 0,
   }, ['routetome', 'led']); // state, not settings: never saved, back to default (LED off) at every reset
+}
 
-  // Settings that take effect only after save and reset are latched at boot.
-  let bootOffset = 0;
-  let bootRouter = 0;
-  const latch = () => {
-    bootOffset = regs.num(0, 'modulesoftwareoffset');
-    bootRouter = regs.num(0, 'router');
-  };
-  latch();
-  ctx.onReboot(latch);
-  let pending = false;
-
-  const inputVoltage = () =>
-    Math.round(SUPPLY_UV - inputCurrentAt(SUPPLY_UV) * SUPPLY_OHM + 5000 * noise(ctx.serial, 1, slot(ctx.wall())));
-  // I = P / V with P the load through the converters; uA = mW * 1e9 / uV.
-  const inputCurrentAt = (uV: number) => Math.round((((load() + QUIESCENT_MW) / EFFICIENCY) * 1e9) / uV);
-  const temperature = () => {
-    const t = ctx.wall() / 1000;
-    return Math.round(38_000_000 + 2_000_000 * Math.sin((2 * Math.PI * t) / 600) + 40 * load() +
-      50_000 * noise(ctx.serial, 2, slot(ctx.wall())));
-  };
-  // Lifetime extremes (they survive power cycles: kept with the saved settings).
-  let extremes = ctx.persist.temperature ?? { min: temperature(), max: temperature() };
-  ctx.onAdvance(() => {
-    const now = temperature();
-    if (now < extremes.min || now > extremes.max) {
-      extremes = { min: Math.min(extremes.min, now), max: Math.max(extremes.max, now) };
-      ctx.persist.temperature = extremes;
-    }
-  });
-  const budget = () => Math.min(regs.num(0, 'powerlimitmax'), SUPPLY_MAX_MW);
+export function createSystem(ctx: SimContext, stores: StoreModel, load: () => number): SystemModel {
+  const p = ctx.profile;
+  const regs = systemRegisters(ctx);
+  const boot = new BootState(regs, ctx);
+  const physics = new SystemPhysics(ctx, regs, load);
+  const moduleAddress = () => (p.moduleBaseAddress + p.moduleHardwareOffset + boot.offset) & 0xff;
 
   const entity = makeEntity(ctx, 'system', {
     registers: regs,
@@ -116,20 +112,16 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
       hardwareversion: () => packHardwareVersion(p.model, (1 << 16) | HARDWARE_REVISION),
       serialnumber: () => ctx.serial,
       uptime: () => Math.floor(ctx.uptimeMs() / 60_000),
-      temperature: () => temperature(),
-      mintemperature: () => extremes.min,
-      maxtemperature: () => extremes.max,
-      inputvoltage: () => inputVoltage(),
-      inputcurrent: () => inputCurrentAt(inputVoltage()),
-      unregulatedvoltage: () => inputVoltage(),
-      unregulatedcurrent: () => inputCurrentAt(inputVoltage()),
+      temperature: () => physics.temperature(),
+      mintemperature: () => physics.extremes.min,
+      maxtemperature: () => physics.extremes.max,
+      inputvoltage: () => physics.inputVoltage(),
+      inputcurrent: () => physics.inputCurrentAt(physics.inputVoltage()),
+      unregulatedvoltage: () => physics.inputVoltage(),
+      unregulatedcurrent: () => physics.inputCurrentAt(physics.inputVoltage()),
       inputpowersource: () => SOURCE_DC,
-      powerlimit: () => budget(),
-      powerlimitstate: () => {
-        let s = regs.num(0, 'powerlimitmax') < SUPPLY_MAX_MW ? LIMIT_BY_SETTING : LIMIT_BY_SUPPLY;
-        if (load() > budget()) s |= LIMIT_EXCEEDED;
-        return s;
-      },
+      powerlimit: () => physics.budget(),
+      powerlimitstate: () => physics.powerLimitState(),
       errors: () => ctx.errors.take(),
       protocolfeatures: () => PROTOCOL_FEATURES,
     },
@@ -137,44 +129,14 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
       modulesoftwareoffset: (_i, _p, v) => regs.write(0, 'modulesoftwareoffset', [], asNumber(v, 'modulesoftwareoffset')),
       bootslot: (_i, _p, v) => regs.write(0, 'bootslot', [], asNumber(v, 'bootslot')),
     },
-    run: {
-      save: () => {
-        ctx.persist.temperature = extremes;
-        ctx.saveAll();
-        if (!ctx.persist.failed) return;
-        ctx.persist.failed = false;
-        ctx.flagError(ERR_STORAGE, 'settings could not be saved');
-        throw new ApiError(aErrIO, 'save failed: the settings could not be written');
-      },
-      // Only marked here: the module resets in afterResponse(), once the answer is on its way.
-      reset: () => { pending = true; },
-      // Saved settings erased and every setting back to factory now; then a restart once the answer
-      // is on its way, as after system/reset (address and router take effect then).
-      resetdevicetofactorydefaults: () => {
-        ctx.factoryDefaults();
-        pending = true;
-      },
-      logevents: () => {
-        if (stores.slotCount(RAM_STORE) === 0) throw new ApiError(aErrResource, 'no RAM store slot for the event log');
-        ctx.log('log events written');
-        stores.write(RAM_STORE, RAM_SLOT, bytesOfText(ctx.eventLog().join('\n') + '\n'));
-      },
-    },
+    run: systemActions(ctx, stores, physics, boot),
   });
-
-  function moduleAddress(): number {
-    return (p.moduleBaseAddress + p.moduleHardwareOffset + bootOffset) & 0xff;
-  }
 
   return {
     entity,
-    resetPending: () => pending,
-    takeReset: () => {
-      const was = pending;
-      pending = false;
-      return was;
-    },
+    resetPending: () => boot.pending,
+    takeReset: () => boot.takeReset(),
     moduleAddress,
-    activeRouter: () => bootRouter,
+    activeRouter: () => boot.router,
   };
 }

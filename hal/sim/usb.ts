@@ -4,7 +4,8 @@
 import type { EntityOps, HalOf, OpLimits, OpsWithValue, ValuesOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity, type Getters, type Setters } from './entity';
-import type { LineGroup, PortModel } from './ports';
+import type { LineGroup } from './port-words';
+import type { PortModel } from './ports';
 import { indexOf, oneOf } from './limits';
 import { asBool, asNumber } from '../kit/value-guards';
 
@@ -33,6 +34,24 @@ const UPSTREAM_AUTO = 2;
 /** The simulated host is cabled to upstream port 0 (upstreamstate follows from the mode). */
 const HOST_ON_UPSTREAM = 0;
 
+/** hubmode: per port N, bit 2N = USB2 data, bit 2N+1 = Vbus (ports beyond 16 have no bits). */
+function hubMode(ports: PortModel): number {
+  let m = 0;
+  for (let n = 0; n < Math.min(16, ports.count); n++) {
+    if (ports.any(n, 'datahs')) m |= 1 << (2 * n);
+    if (ports.on(n, 'powerenabled')) m |= 1 << (2 * n + 1);
+  }
+  return m >>> 0;
+}
+
+function setHubMode(ports: PortModel, m: number): void {
+  for (let n = 0; n < Math.min(16, ports.count); n++) {
+    ports.setLines(n, 'datahs', (m & (1 << (2 * n))) !== 0);
+    ports.setLine(n, 'powerenabled', (m & (1 << (2 * n + 1))) !== 0);
+  }
+}
+
+// eslint-disable-next-line max-lines-per-function -- HAL factory: one table of behaviours (usb)
 export function createUsb(ctx: SimContext, ports: PortModel): HalOf<'usb'> {
   const regs = ctx.registers('usb', { upstreammode: UPSTREAM_AUTO, upstreamboostmode: 0, downstreamboostmode: 0 });
   const ch = (p: readonly number[]) => ports.check(p[0]);
@@ -53,17 +72,9 @@ export function createUsb(ctx: SimContext, ports: PortModel): HalOf<'usb'> {
     cc2current: (_i, p) => ports.ccCurrent(ch(p), 2),
     cc1voltage: (_i, p) => ports.ccVoltage(ch(p), 1),
     cc2voltage: (_i, p) => ports.ccVoltage(ch(p), 2),
-    sbu1voltage: (_i, p) => sbu(ch(p)) ? 600_000 : 0,
-    sbu2voltage: (_i, p) => sbu(ch(p)) ? 2_700_000 : 0,
-    // hubmode: per port N, bit 2N = USB2 data, bit 2N+1 = Vbus (ports beyond 16 have no bits).
-    hubmode: () => {
-      let m = 0;
-      for (let n = 0; n < Math.min(16, ports.count); n++) {
-        if (ports.any(n, 'datahs')) m |= 1 << (2 * n);
-        if (ports.on(n, 'powerenabled')) m |= 1 << (2 * n + 1);
-      }
-      return m >>> 0;
-    },
+    sbu1voltage: (_i, p) => ports.sbuVoltage(ch(p), 1),
+    sbu2voltage: (_i, p) => ports.sbuVoltage(ch(p), 2),
+    hubmode: () => hubMode(ports),
     hubenumerationdelay: () => ports.sys.num(0, 'enumerationdelay'),
     upstreamstate: () => {
       const mode = regs.num(0, 'upstreammode');
@@ -72,19 +83,12 @@ export function createUsb(ctx: SimContext, ports: PortModel): HalOf<'usb'> {
       return mode === HOST_ON_UPSTREAM ? mode : 2;
     },
   };
-  const sbu = (c: number) => ports.on(c, 'sbuenable') && ports.regs.num(c, 'altmode') > 0 && ports.device(c) !== null;
 
   const set: Setters<UsbValues> = {
     portcurrentlimit: (_i, p, v) => ports.setCurrentLimit(ch(p), asNumber(v, 'portcurrentlimit')),
     portmode: (_i, p, v) => ports.setPortMode(ch(p), asNumber(v, 'portmode')),
     portclearerrorstatus: (_i, _p, v) => ports.clearErrors(channelOf(v)),
-    hubmode: (_i, _p, v) => {
-      const m = asNumber(v, 'hubmode');
-      for (let n = 0; n < Math.min(16, ports.count); n++) {
-        ports.setLines(n, 'datahs', (m & (1 << (2 * n))) !== 0);
-        ports.setLine(n, 'powerenabled', (m & (1 << (2 * n + 1))) !== 0);
-      }
-    },
+    hubmode: (_i, _p, v) => setHubMode(ports, asNumber(v, 'hubmode')),
     hubenumerationdelay: (_i, _p, v) => ports.sys.write(0, 'enumerationdelay', [], asNumber(v, 'hubenumerationdelay')),
     upstreammode: (_i, _p, v) => {
       regs.write(0, 'upstreammode', [], asNumber(v, 'upstreammode'));

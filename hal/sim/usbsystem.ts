@@ -4,10 +4,24 @@
 import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { NO_PORT, type PortModel } from './ports';
+import { NO_PORT } from './port-words';
+import type { PortModel } from './ports';
 import { indexOf, indexOrNone, range } from './limits';
 import { asList, asNumber } from '../kit/value-guards';
-import { ApiError, aErrRange } from '../kit/errors';
+import { ApiError, aErrDuplicate, aErrRange } from '../kit/errors';
+
+/**
+ * A priority list of ports, none twice. Each entry is already a port (the published limit, enforced
+ * by makeEntity), so a list longer than the ports necessarily repeats one.
+ */
+function checkPortList(what: string, list: readonly number[]): number[] {
+  const seen: boolean[] = [];
+  for (const p of list) {
+    if (seen[p]) throw new ApiError(aErrDuplicate, `${what}: port ${p} listed twice`);
+    seen[p] = true;
+  }
+  return list.slice();
+}
 
 export function createUsbSystem(ctx: SimContext, ports: PortModel): HalOf<'usbsystem'> {
   const each = <T>(f: (i: number) => T): T[] => {
@@ -49,8 +63,8 @@ export function createUsbSystem(ctx: SimContext, ports: PortModel): HalOf<'usbsy
       upstreamport: plain('upstreamport'),
       upstreamhsport: plain('upstreamhsport'),
       upstreamssport: plain('upstreamssport'),
-      powerbehaviorconfig: (i, _p, v) => ports.sys.write(i, 'powerbehaviorconfig', [], ports.checkPortList('powerbehaviorconfig', asList(v, 'list'))),
-      databehaviorconfig: (i, _p, v) => ports.sys.write(i, 'databehaviorconfig', [], ports.checkPortList('databehaviorconfig', asList(v, 'list'))),
+      powerbehaviorconfig: (i, _p, v) => ports.sys.write(i, 'powerbehaviorconfig', [], checkPortList('powerbehaviorconfig', asList(v, 'list'))),
+      databehaviorconfig: (i, _p, v) => ports.sys.write(i, 'databehaviorconfig', [], checkPortList('databehaviorconfig', asList(v, 'list'))),
       powerbehavior: plain('powerbehavior'),
       databehavior: plain('databehavior'),
       selectormode: plain('selectormode'),
