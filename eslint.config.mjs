@@ -93,20 +93,4 @@ export default defineConfig(
     files: ['web/*.js'],
     rules: { '@typescript-eslint/no-unused-vars': 'off' },
   },
-  // TEMPORARY: owned by other branches, lead removes after merge.
-  // These files break the size rules (or keep an unused import) today and are being reshaped on
-  // other branches (routing, simperf, kit, contract); only the rules they break are off, and only
-  // here. The report that added this block lists each violation (rule, line, function).
-  {
-    files: [
-      'host-sim/options.ts', 'host-sim/server.ts',
-      'src/http/request-parser.ts',
-    ],
-    rules: {
-      'max-lines': 'off',
-      'max-lines-per-function': 'off',
-      '@typescript-eslint/no-unused-vars': 'off',
-    },
-  },
-  // END TEMPORARY
 );

@@ -80,40 +80,51 @@ function intOption(text: string | undefined, name: string, fallback: number, min
   return n;
 }
 
+/** The command line's flags, as node:util parseArgs takes them. */
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  serial: { type: 'string' },
+  profile: { type: 'string', multiple: true },
+  devices: { type: 'string' },
+  'state-file': { type: 'string' },
+  'no-state': { type: 'boolean' },
+  cors: { type: 'string', multiple: true },
+  'allow-host': { type: 'string', multiple: true },
+  token: { type: 'string' },
+  'token-reads': { type: 'boolean' },
+  'max-connections': { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; strict: true; allowPositionals: false }>>['values'];
+
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): SimConfig {
-  let values;
+  let values: Flags;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        serial: { type: 'string' },
-        profile: { type: 'string', multiple: true },
-        devices: { type: 'string' },
-        'state-file': { type: 'string' },
-        'no-state': { type: 'boolean' },
-        cors: { type: 'string', multiple: true },
-        'allow-host': { type: 'string', multiple: true },
-        token: { type: 'string' },
-        'token-reads': { type: 'boolean' },
-        'max-connections': { type: 'string' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  return {
+    help: values.help === true,
+    port: intOption(values.port, 'port', 9005, 0, 65535),
+    host: values.host ?? '127.0.0.1',
+    access: accessOptions(values.cors, values['allow-host'], values.token, values['token-reads'] === true),
+    maxConnections: intOption(values['max-connections'], 'max-connections', 256, 1, 100000),
+    devices: deviceList(values),
+    state: statePlan(values, env),
+  };
+}
 
+/** The modules to simulate: --serial (the first), --profile (repeatable) or --devices N of one. */
+function deviceList(values: Flags): SimConfig['devices'] {
   let base = DEFAULT_SERIAL;
   if (values.serial !== undefined) {
     base = parseSerial(values.serial);
     const digits = values.serial.replace(/^0x/i, '').length;
     if (base < 0 || digits > 8) throw new UsageError(`--serial must be up to 8 hex digits, got '${values.serial}'`);
   }
-
   const names = values.profile ?? ['everything'];
   const profiles = names.map((name) => {
     const p = findProfile(name);
@@ -129,25 +140,18 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (base + list.length - 1 > 0xffffffff) {
     throw new UsageError(`--serial ${values.serial}: ${list.length} modules would run past 0xFFFFFFFF`);
   }
-  const devices = list.map((profile, i) => ({ serial: base + i, profile }));
+  return list.map((profile, i) => ({ serial: base + i, profile }));
+}
 
+/** Where saved settings live: memory (--no-state), one file (--state-file) or a file per module. */
+function statePlan(values: Flags, env: NodeJS.ProcessEnv): StatePlan {
   if (values['no-state'] && values['state-file'] !== undefined) {
     throw new UsageError('--state-file and --no-state exclude each other');
   }
   if (values['state-file'] === '') throw new UsageError('--state-file needs a path');
-  const state: StatePlan = values['no-state'] ? { kind: 'memory' }
+  return values['no-state'] ? { kind: 'memory' }
     : values['state-file'] !== undefined ? { kind: 'file', path: path.resolve(values['state-file']) }
       : { kind: 'per-device', dir: defaultStateDir(env) };
-
-  return {
-    help: values.help === true,
-    port: intOption(values.port, 'port', 9005, 0, 65535),
-    host: values.host ?? '127.0.0.1',
-    access: accessOptions(values.cors, values['allow-host'], values.token, values['token-reads'] === true),
-    maxConnections: intOption(values['max-connections'], 'max-connections', 256, 1, 100000),
-    devices,
-    state,
-  };
 }
 
 /** Checks the access-control options: origins are scheme://host[:port], names and the token printable. */

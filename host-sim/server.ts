@@ -3,7 +3,7 @@
 
 import * as net from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { Connection } from '../src/http/connection';
+import { Connection, type Transport } from '../src/http/connection';
 import { ConnectionSlots } from '../src/http/connection-slots';
 import { Api } from '../src/api/api';
 import type { AccessOptions } from '../src/api/access';
@@ -57,6 +57,63 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What every socket's connection shares: the API, the slots and the server's settings. */
+interface Shared {
+  readonly api: Api;
+  readonly slots: ConnectionSlots<Connection>;
+  readonly sockets: Set<net.Socket>;
+  readonly now: () => number;
+  readonly lingerMs: number;
+  readonly maxConnections: number;
+  readonly idleTimeoutMs: number | undefined;
+}
+
+/** The Connection's transport over a node:net socket; `flushed` runs once a write reaches the kernel. */
+function socketTransport(socket: net.Socket, lingerMs: number, flushed: () => void): Transport {
+  return {
+    write(bytes: Uint8Array): void {
+      // A client that does not read its answers makes us stop reading its requests.
+      if (!socket.write(bytes, flushed)) socket.pause();
+    },
+    // A text answer is encoded by Node's C++ side as it is written: no Buffer of its own.
+    writeText(text: string): void {
+      if (!socket.write(text, flushed)) socket.pause(); // UTF-8, the default
+    },
+    backlog: (): number => socket.writableLength, // event streams skip ticks past it
+    close(): void {
+      socket.end();
+      // Nothing more is read; a peer that never takes its last answer must not hold a connection
+      // slot for ever.
+      socket.pause();
+      socket.setTimeout(lingerMs, () => socket.destroy());
+    },
+  };
+}
+
+/** A new socket: a Connection of its own, admitted to a slot or refused with 503. */
+function adopt(socket: net.Socket, shared: Shared): void {
+  socket.setNoDelay(true);
+  socket.on('error', () => socket.destroy());
+  // Each write's bytes handed to the kernel: a streamed description makes its next pieces.
+  const transport = socketTransport(socket, shared.lingerMs, () => connection.drained());
+  const connection = new Connection(shared.api, transport, {
+    now: shared.now, idleTimeoutMs: shared.idleTimeoutMs, codec: nodeTextCodec, peer: socket.remoteAddress ?? '',
+  });
+  shared.sockets.add(socket);
+  socket.on('close', () => {
+    shared.slots.release(connection);
+    shared.sockets.delete(socket);
+    connection.end();
+  });
+  if (!shared.slots.admit(connection, shared.now())) {
+    connection.refuse(503, `server busy: all ${shared.maxConnections} connections are answering or receiving a request`, 1);
+    return;
+  }
+  socket.on('drain', () => socket.resume());
+  socket.on('data', (chunk) => connection.receive(chunk));
+  socket.on('end', () => connection.end());
+}
+
 /** Start serving; resolves once listening (port 0 picks a free port). */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   const maxConnections = options.maxConnections ?? 256;
@@ -64,51 +121,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const api = new Api(options.devices, {
     ...options.access, codec: nodeTextCodec, openapi: simOpenApi(), maxStreams: maxConnections, gunzip: gunzipSync,
   });
-  const lingerMs = options.lingerMs ?? 5000;
-  const now = options.now ?? Date.now;
   const slots = new ConnectionSlots<Connection>(maxConnections);
   const sockets = new Set<net.Socket>();
-
-  const server = net.createServer((socket) => {
-    socket.setNoDelay(true);
-    socket.on('error', () => socket.destroy());
-    // Each write's bytes handed to the kernel: a streamed description makes its next pieces.
-    const flushed = (): void => connection.drained();
-    const transport = {
-      write(bytes: Uint8Array): void {
-        // A client that does not read its answers makes us stop reading its requests.
-        if (!socket.write(bytes, flushed)) socket.pause();
-      },
-      // A text answer is encoded by Node's C++ side as it is written: no Buffer of its own.
-      writeText(text: string): void {
-        if (!socket.write(text, flushed)) socket.pause(); // UTF-8, the default
-      },
-      backlog: (): number => socket.writableLength, // event streams skip ticks past it
-      close(): void {
-        socket.end();
-        // Nothing more is read; a peer that never takes its last answer must not hold a connection
-        // slot for ever.
-        socket.pause();
-        socket.setTimeout(lingerMs, () => socket.destroy());
-      },
-    };
-    const connection = new Connection(api, transport, {
-      now, idleTimeoutMs: options.idleTimeoutMs, codec: nodeTextCodec, peer: socket.remoteAddress ?? '',
-    });
-    sockets.add(socket);
-    socket.on('close', () => {
-      slots.release(connection);
-      sockets.delete(socket);
-      connection.end();
-    });
-    if (!slots.admit(connection, now())) {
-      connection.refuse(503, `server busy: all ${maxConnections} connections are answering or receiving a request`, 1);
-      return;
-    }
-    socket.on('drain', () => socket.resume());
-    socket.on('data', (chunk) => connection.receive(chunk));
-    socket.on('end', () => connection.end());
-  });
+  const shared: Shared = {
+    api, slots, sockets, now: options.now ?? Date.now, lingerMs: options.lingerMs ?? 5000, maxConnections,
+    idleTimeoutMs: options.idleTimeoutMs,
+  };
+  const server = net.createServer((socket) => adopt(socket, shared));
 
   // One timer for every connection's head and body deadlines (408) and idle timeout, and the ticks
   // of event streams: 100 ms, the shortest event interval.

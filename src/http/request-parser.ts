@@ -8,7 +8,7 @@
 
 import { BODY_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
 import type { HttpRequest } from './request';
-import { ascii, standardTextCodec, type TextCodec } from '../util/text';
+import { standardTextCodec, type TextCodec } from '../util/text';
 import { NOT_HANDLED, takeWholeHead } from './whole-head';
 import { ByteBuffer } from './byte-buffer';
 import { CHUNKS_DONE, CHUNKS_FAILED, ChunkedDecoder } from './chunked-decoder';
