@@ -5,7 +5,7 @@
 // as an ApiError value; what the HAL, the value decoder and access control throw is caught once, here.
 
 import { ApiError, aErrResource, aErrParse, aErrSize, aErrTimeout, aErrUnimplemented, aErrUnknown, aErrVersion, statusOf } from '../../hal/kit/errors';
-import { Address, ADDRESS_ROUTE, NO_SEGMENTS, parsePath } from './parse-path';
+import { Address, ADDRESS_ROUTE, parsePath } from './parse-path';
 import { resolve, Target } from './resolve';
 import { checkParams } from './params';
 import { notAllowed, pick, SERVER_ALLOW, unknownMethod } from './methods';
@@ -81,7 +81,7 @@ export class Api implements RequestHandler {
       miss = e instanceof ApiError ? e : new ApiError(aErrUnknown, e instanceof Error ? 'internal error: ' + e.message : 'internal error');
     }
     if (miss) this.answerError(miss, path, parameters, res);
-    this.target.address.segments = NO_SEGMENTS; // hold nothing of a request after its answer
+    this.target.address.path = ''; // hold nothing of a request after its answer
     const now = (this.lastDevice ?? this.devices[0]).now();
     // The console page is a versioned resource (ETag, no-cache), not a live value: no no-store.
     res.extraHeaders += (path === '/' && !miss ? this.headers.dateAt(now) : this.headers.at(now)) + this.access.corsHeaders(req);
