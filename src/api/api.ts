@@ -72,7 +72,7 @@ export class Api implements RequestHandler {
     const path = query < 0 ? req.target : req.target.slice(0, query);
     // The PUT body, parsed once: echoed in request.parameters on every answer when it is an object,
     // as the text it came as (valid JSON already: no second serialisation).
-    const text = req.method === 'PUT' ? this.codec.decode(req.body()) : '';
+    const text = req.method === 'PUT' ? req.bodyText(this.codec) : '';
     const body = req.method === 'PUT' ? parseJson(text) : null;
     const parameters = body !== null && !(body instanceof ApiError) ? text : '{}';
     this.lastDevice = null;
