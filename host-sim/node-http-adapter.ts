@@ -35,6 +35,7 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
           accessControlRequestMethod: header(req.headers['access-control-request-method']),
           peer: req.socket?.remoteAddress ?? '',
           body: () => body,
+          bodyText: (codec) => codec.decode(body),
         }, out);
       }
       res.statusCode = out.status;

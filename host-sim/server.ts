@@ -11,8 +11,9 @@ import type { ModuleHal } from '../hal/types';
 import type { TextCodec } from '../src/util/text';
 import { simOpenApi } from './openapi-source';
 
-/** Buffer's own Latin-1 slice: it takes any Uint8Array as `this`, so no Buffer view is made first. */
-const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }).latin1Slice;
+/** Buffer's own Latin-1 and UTF-8 slices: they take any Uint8Array as `this`, so no Buffer view is made first. */
+type Slice = (this: Uint8Array, start: number, end: number) => string;
+const { latin1Slice, utf8Slice } = Buffer.prototype as unknown as { latin1Slice: Slice; utf8Slice: Slice };
 
 /** Node's Buffer encodes and decodes UTF-8 several times faster than TextEncoder/TextDecoder. */
 export const nodeTextCodec: TextCodec = {
@@ -21,6 +22,7 @@ export const nodeTextCodec: TextCodec = {
   decode: (bytes) => (bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString(),
   byteLength: (text) => Buffer.byteLength(text, 'utf8'),
   latin1: (bytes, start, end) => latin1Slice.call(bytes, start, end),
+  utf8: (bytes, start, end) => utf8Slice.call(bytes, start, end),
 };
 
 export interface ServerOptions {

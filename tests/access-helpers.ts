@@ -42,6 +42,7 @@ export function ask(api: Api, a: Ask): Reply {
     accessControlRequestMethod: a.preflight ?? '',
     peer: a.peer ?? '192.0.2.1',
     body: () => body,
+    bodyText: (codec) => codec.decode(body),
   };
   const res = new HttpResponse();
   api.handle(req, res);

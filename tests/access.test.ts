@@ -42,6 +42,18 @@ describe('access: Host check (DNS rebinding)', () => {
     assert.equal(putHb(api, 20, { host: 'bench7' }).status, 200);
     assert.equal(putHb(api, 20, { host: 'BENCH7.local' }).status, 200);
     assert.equal(putHb(api, 20, { host: 'brainstem-1234abcd' }).status, 403);
+    // A hostname is checked again on every request (only fixed names are remembered): renamed, it is refused.
+    assert.equal(putHb(api, 20, { host: 'bench7' }).status, 200);
+    assert.equal(ask(api, { method: 'PUT', target: `${PATH}/ethernet/0/hostname`, body: '{"value":"bench8"}', host: 'bench7' }).status, 200);
+    assert.equal(putHb(api, 20, { host: 'bench7' }).status, 403);
+    assert.equal(putHb(api, 20, { host: 'bench8' }).status, 200);
+  });
+
+  it('refuses a foreign Host right after an accepted one, and accepts the accepted one again', () => {
+    const { api } = simWithApi();
+    for (const host of ['127.0.0.1:9005', 'evil.example', '127.0.0.1:9005', '127.0.0.1:9006', 'localhost.evil.example', 'localhost']) {
+      assert.equal(putHb(api, 21, { host }).status, host.indexOf('evil') >= 0 ? 403 : 200, host);
+    }
   });
 });
 

@@ -74,6 +74,9 @@ export function createEthernet(ctx: SimContext): EthernetModel {
     return lease[op].slice();
   };
 
+  // Locally administered unicast MAC: 02:42 then the serial number, big-endian. Each read gets a copy.
+  const mac = ip(0x02, 0x42, (s >>> 24) & 0xff, (s >>> 16) & 0xff, (s >>> 8) & 0xff, s & 0xff);
+
   let active: number[] = [];
   // A module without ethernet (a profile with no instance) keeps the default ports.
   const latch = () => { active = DEFAULT_SERVICE_PORTS.map((d, k) => (regs.count ? regs.num(0, 'interfaceport', [k]) : d)); };
@@ -87,8 +90,7 @@ export function createEthernet(ctx: SimContext): EthernetModel {
       ipv4netmask: effective('ipv4netmask'),
       ipv4gateway: effective('ipv4gateway'),
       ipv4dnsaddress: effective('ipv4dnsaddress'),
-      // Locally administered unicast MAC: 02:42 then the serial number, big-endian.
-      macaddress: () => ip(0x02, 0x42, (s >>> 24) & 0xff, (s >>> 16) & 0xff, (s >>> 8) & 0xff, s & 0xff),
+      macaddress: () => new Uint8Array(mac),
     },
     set: {
       staticipv4address: (i, _p, v) => regs.write(i, 'staticipv4address', [], checkAddress('staticipv4address', v, false)),

@@ -4,7 +4,7 @@
 // One AccessControl per Api; its only mutable state is the small fixed lockout table.
 
 import { ApiError, aErrPermission } from '../../hal/kit/errors';
-import { hostAllowed, sameName } from './host-check';
+import { HOST_ALWAYS, HOST_REFUSED, hostStanding, sameName } from './host-check';
 import { LockoutTable, LOCKOUT_MS } from './lockout';
 import type { HttpRequest } from '../http/request';
 import type { ModuleHal } from '../../hal/types';
@@ -59,6 +59,8 @@ export class AccessControl {
   private readonly anyOrigin: boolean;
   private readonly ticks: () => number;
   private readonly lockout = new LockoutTable();
+  /** The last Host found HOST_ALWAYS (every request of a client repeats it): checked by one compare. */
+  private alwaysHost: string | null = null;
 
   constructor(options?: AccessOptions) {
     this.token = options?.token ?? '';
@@ -71,9 +73,13 @@ export class AccessControl {
 
   /** 403 unless the Host names this server (checked before anything is executed). */
   checkHost(req: HttpRequest, devices: readonly ModuleHal[]): void {
-    if (!hostAllowed(req.host, this.hosts, devices)) {
-      throw new ApiError(aErrPermission, `Host '${req.host}' does not name this server; an operator can allow it`);
+    const host = req.host;
+    if (host === this.alwaysHost) return;
+    const standing = hostStanding(host, this.hosts, devices);
+    if (standing === HOST_REFUSED) {
+      throw new ApiError(aErrPermission, `Host '${host}' does not name this server; an operator can allow it`);
     }
+    if (standing === HOST_ALWAYS) this.alwaysHost = host;
   }
 
   /**

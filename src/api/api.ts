@@ -5,7 +5,7 @@
 // as an ApiError value; what the HAL, the value decoder and access control throw is caught once, here.
 
 import { ApiError, aErrResource, aErrParse, aErrSize, aErrTimeout, aErrUnimplemented, aErrUnknown, aErrVersion, statusOf } from '../../hal/kit/errors';
-import { Address, ADDRESS_ROUTE, NO_SEGMENTS, parsePath } from './parse-path';
+import { Address, ADDRESS_ROUTE, parsePath } from './parse-path';
 import { resolve, Target } from './resolve';
 import { checkParams } from './params';
 import { notAllowed, pick, SERVER_ALLOW, unknownMethod } from './methods';
@@ -53,6 +53,8 @@ export class Api implements RequestHandler {
    * once the answer is sent (a pending reset). null: the first device's clock, no afterResponse.
    */
   private lastDevice: ModuleHal | null = null;
+  /** The module clock for the current request, read once (NaN until read): stamps and Date agree. */
+  private stamp = NaN;
 
   constructor(devices: readonly ModuleHal[], options?: ApiOptions) {
     if (devices.length === 0) throw new Error('Api needs at least one device');
@@ -70,10 +72,11 @@ export class Api implements RequestHandler {
     const path = query < 0 ? req.target : req.target.slice(0, query);
     // The PUT body, parsed once: echoed in request.parameters on every answer when it is an object,
     // as the text it came as (valid JSON already: no second serialisation).
-    const text = req.method === 'PUT' ? this.codec.decode(req.body()) : '';
+    const text = req.method === 'PUT' ? req.bodyText(this.codec) : '';
     const body = req.method === 'PUT' ? parseJson(text) : null;
     const parameters = body !== null && !(body instanceof ApiError) ? text : '{}';
     this.lastDevice = null;
+    this.stamp = NaN;
     let miss: ApiError | null;
     try {
       miss = this.answer(req, path, query, body, parameters, res);
@@ -81,8 +84,8 @@ export class Api implements RequestHandler {
       miss = e instanceof ApiError ? e : new ApiError(aErrUnknown, e instanceof Error ? 'internal error: ' + e.message : 'internal error');
     }
     if (miss) this.answerError(miss, path, parameters, res);
-    this.target.address.segments = NO_SEGMENTS; // hold nothing of a request after its answer
-    const now = (this.lastDevice ?? this.devices[0]).now();
+    this.target.address.path = ''; // hold nothing of a request after its answer
+    const now = this.now();
     // The console page is a versioned resource (ETag, no-cache), not a live value: no no-store.
     res.extraHeaders += (path === '/' && !miss ? this.headers.dateAt(now) : this.headers.at(now)) + this.access.corsHeaders(req);
   }
@@ -96,7 +99,7 @@ export class Api implements RequestHandler {
     // OPTIONS * asks about the server as a whole (RFC 9110 §9.3.7).
     if (path === '*' && req.method === 'OPTIONS') return preflight204(res, SERVER_ALLOW);
     if (isSitePath(path)) {
-      return answerSite(req, path, parameters, this.openapi, this.clock.format(this.devices[0].now()), this.access, res);
+      return answerSite(req, path, parameters, this.openapi, this.clock.format(this.now()), this.access, res);
     }
     // The web console at / and event streams at .../events (src/web, src/api/events.ts).
     if (path === '/') {
@@ -137,7 +140,7 @@ export class Api implements RequestHandler {
     if (params instanceof ApiError) return params;
     const answer = invoke(req, route, t, params, body, this.codec, res);
     if (answer instanceof ApiError) return answer;
-    if (answer !== '') res.body = envelope(this.clock.format(t.device!.now()), path, parameters, answer);
+    if (answer !== '') res.body = envelope(this.clock.format(this.now()), path, parameters, answer);
     return null;
   }
 
@@ -151,6 +154,15 @@ export class Api implements RequestHandler {
     res.extraHeaders += this.headers.at(now);
   }
 
+  /**
+   * The module time of the current request: read from the device it names (the first device until
+   * one is named) when first needed, after the operation (a clock PUT stamps its answer with the new time).
+   */
+  private now(): number {
+    if (this.stamp !== this.stamp) this.stamp = (this.lastDevice ?? this.devices[0]).now();
+    return this.stamp;
+  }
+
   afterResponse(): void {
     const device = this.lastDevice;
     this.lastDevice = null;
@@ -161,7 +173,7 @@ export class Api implements RequestHandler {
   private answerError(e: ApiError, path: string, parameters: string, res: HttpResponse): void {
     res.status = e.status || statusOf(e.code);
     if (res.status !== 405) res.allow = '';
-    res.body = envelope(this.clock.format((this.lastDevice ?? this.devices[0]).now()), path, parameters, errorResponse(e.code, e.message));
+    res.body = envelope(this.clock.format(this.now()), path, parameters, errorResponse(e.code, e.message));
   }
 }
 Object.freeze(Api.prototype);

@@ -82,20 +82,28 @@ function hostnameOf(d: ModuleHal): Uint8Array | null {
   }
 }
 
+/** What a Host header is to this server (hostStanding). */
+export const HOST_REFUSED = 0;
+/** Allowed whatever the devices' state: no Host, an IP literal, localhost, an operator's name. */
+export const HOST_ALWAYS = 1;
+/** Allowed as a module's hostname, which a PUT may change. */
+export const HOST_HOSTNAME = 2;
+
 /**
- * True when `host` (the Host header, '' when absent) names this server. No Host at all is an
- * HTTP/1.0 client, not a browser: allowed. `allowed` holds lower-case names.
+ * Whether `host` (the Host header, '' when absent) names this server, and why (HOST_*). No Host at
+ * all is an HTTP/1.0 client, not a browser: allowed. `allowed` holds lower-case names.
  */
-export function hostAllowed(host: string, allowed: readonly string[], devices: readonly ModuleHal[]): boolean {
-  if (host === '') return true;
-  if (host.charCodeAt(0) === 91) return isIpv6(host);
+export function hostStanding(host: string, allowed: readonly string[], devices: readonly ModuleHal[]): number {
+  if (host === '') return HOST_ALWAYS;
+  if (host.charCodeAt(0) === 91) return isIpv6(host) ? HOST_ALWAYS : HOST_REFUSED;
   const end = nameEnd(host);
-  if (end <= 0) return false;
-  if (isIpv4(host, end) || sameName(host, end, 'localhost')) return true;
-  for (let i = 0; i < allowed.length; i++) if (sameName(host, end, allowed[i])) return true;
+  if (end <= 0) return HOST_REFUSED;
+  if (isIpv4(host, end) || sameName(host, end, 'localhost')) return HOST_ALWAYS;
+  for (let i = 0; i < allowed.length; i++) if (sameName(host, end, allowed[i])) return HOST_ALWAYS;
   for (let i = 0; i < devices.length; i++) {
     const bytes = hostnameOf(devices[i]);
-    if (bytes && sameHostname(host, end, bytes)) return true;
+    if (bytes && sameHostname(host, end, bytes)) return HOST_HOSTNAME;
   }
-  return false;
+  return HOST_REFUSED;
 }
+

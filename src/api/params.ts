@@ -14,9 +14,10 @@ export function checkParams(route: Route, t: Target): readonly number[] | ApiErr
   if (n === 0) return NO_PARAMS;
   const a = t.address;
   const out: number[] = [];
+  const segments = a.segments; // split out of the path once
   for (let k = 0; k < n; k++) {
     const p = route.params[k];
-    const text = a.segments[a.paramAt + k];
+    const text = segments[a.paramAt + k];
     let v = 0;
     if (text.length > 10) return new ApiError(aErrRange, `${p.name} ${text} is out of range`);
     for (let i = 0; i < text.length; i++) {

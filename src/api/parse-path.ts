@@ -4,9 +4,10 @@
 // not thrown nor returned alone: the Address records it with where it lies, and resolve reports the
 // first fault along the path, form or substance (a serial that names no device comes before an unknown
 // entity after it; an index beyond the instances before an unknown operation).
-// One split and no regexes (under XS a native call costs about as much as ten bytecodes, so one
-// split beats scanning with indexOf); a segment is lower-cased only when the table does not know it
-// as sent (entity and operation names match in any case).
+// No split and no regexes: indexOf finds each segment's end and only the entity and the operation
+// are sliced out (on Node a split costs twice the whole scan; the path's segments are split only
+// for a message or a path parameter). A segment is lower-cased only when the table does not know
+// it as sent (entity and operation names match in any case).
 
 import { ApiError, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from '../../hal/kit/errors';
 import { ENTITY_FORMS, UNSUPPORTED, type EntityForms, type Forms } from './forms';
@@ -37,7 +38,7 @@ export const TOO_LONG_SERIAL = 0x100000000;
 /** Address.index when the path has no index segment (the operation's index is then 0). */
 export const NO_INDEX = -1;
 
-/** Address.segments when it holds no path (the Api lets go of a request's segments after it). */
+/** Address.segments when it holds no path (the Api lets go of a request's path after it). */
 export const NO_SEGMENTS: readonly string[] = deepFreeze<string[]>([]);
 
 /** A parsed path. One is reused per Api (filled in place): nothing is allocated for it per request. */
@@ -52,12 +53,17 @@ export class Address {
   op = '';
   /** The operation's forms taking as many path parameters as the path gives (ADDRESS_ROUTE only). */
   forms: Forms | null = null;
-  /** The path's segments as sent ([0] is ''), kept for the texts below (under XS a field set costs
-   * about six computrons a request; a getter costs only when a message needs it). */
-  segments: readonly string[] = NO_SEGMENTS;
+  /** The path as sent ('' when it is not under /api/v1/{root}), kept for the texts below: they are
+   * split out of it only when a message or a path parameter needs them. */
+  path = '';
   /** The first fault of form (404, or 501 for an unsupported entity) and where it lies (MISS_*). */
   miss: ApiError | null = null;
   missAt = MISS_NONE;
+
+  /** The path's segments as sent ([0] is ''), split on demand. */
+  get segments(): readonly string[] {
+    return this.path === '' ? NO_SEGMENTS : this.path.split('/');
+  }
 
   /** The serial segment as sent ('' when none). */
   get serialText(): string {
@@ -74,14 +80,14 @@ export class Address {
     return (this.serial === NO_SERIAL ? 6 : 7) + (this.index === NO_INDEX ? 0 : 1);
   }
 
-  clear(segments: readonly string[]): this {
+  clear(path: string): this {
     this.kind = ADDRESS_DEVICES;
     this.serial = NO_SERIAL;
     this.entity = '';
     this.index = NO_INDEX;
     this.op = '';
     this.forms = null;
-    this.segments = segments;
+    this.path = path;
     this.miss = null;
     this.missAt = MISS_NONE;
     return this;
@@ -96,56 +102,85 @@ export class Address {
 }
 Object.freeze(Address.prototype);
 
-/** Parse `path` (query already removed) into `out`, a fault of form included. */
+/**
+ * Parse `path` (query already removed) into `out`, a fault of form included. An empty segment is a
+ * fault that comes before any other but the prefix's; it is not searched for up front: the scan
+ * meets every segment but the parameters, which countSegments checks, and a miss (miss()) looks for
+ * one before it reports its own fault.
+ */
 export function parsePath(path: string, out: Address = new Address()): Address {
-  const seg = path.split('/');
-  const n = seg.length;
-  if (n < 4 || seg[0] !== '' || seg[1] !== 'api' || seg[2] !== 'v1') return out.clear(NO_SEGMENTS).fail(MISS_PATH, notUnderApi(path));
-  if (seg[n - 1] === '' || path.indexOf('//') >= 0) {
-    return out.clear(NO_SEGMENTS).fail(MISS_PATH, new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`));
-  }
-  const root = seg[3];
-  if (root !== 'device' && root !== 'brainstem' && !isRoot(root.toLowerCase())) return out.clear(NO_SEGMENTS).fail(MISS_PATH, notUnderApi(path));
-  out.clear(seg);
-  if (n === 4) return out;
+  // Nearly every path starts so: one call checks the prefix and the root (indexOf: on Node a
+  // startsWith costs twice as much).
+  const usual = path.indexOf('/api/v1/device/') === 0;
+  if (!usual && path.indexOf('/api/v1/') !== 0) return out.clear('').fail(MISS_PATH, notUnderApi(path));
+  if (path.charCodeAt(path.length - 1) === 47) return emptySegment(path, out);
+  const end = usual ? 14 : segmentEnd(path, 8);
+  if (!usual && !isRoot(path, end)) return miss(path, out.clear(''), MISS_PATH, notUnderApi(path));
+  return parseEntity(path, end, out.clear(path));
+}
 
-  let i = 4;
-  let text = seg[4];
+/** The segments after the root (which ends at `end`): [serial/]entity[/index]/operation[/param...]. */
+function parseEntity(path: string, end: number, out: Address): Address {
+  const n = path.length;
+  if (end === n) return out;
+  let at = end + 1;
+  // Each segment's end found inline (under XS a call costs more than the indexOf itself).
+  if ((end = path.indexOf('/', at)) < 0) end = n;
+  let text = path.slice(at, end);
   let name = text;
   let ops = ENTITY_FORMS[name];
   if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
   if (!ops) {
     const serial = parseSerial(text);
-    if (serial < 0) return out.fail(MISS_PATH, new ApiError(aErrInvalidEntity, `unknown entity '${text}'`));
+    if (serial < 0) return miss(path, out, MISS_PATH, new ApiError(aErrInvalidEntity, `unknown entity '${text}'`));
     out.kind = ADDRESS_DEVICE;
     out.serial = text.length - hexPrefix(text) > 8 ? TOO_LONG_SERIAL : serial;
-    if (n === 5) return out;
-    text = seg[i = 5];
+    if (end === n) return out;
+    if ((end = path.indexOf('/', at = end + 1)) < 0) end = n;
+    text = path.slice(at, end);
     ops = ENTITY_FORMS[name = text];
     if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
-    if (!ops) return out.fail(MISS_ENTITY, new ApiError(aErrInvalidEntity, `unknown entity '${text}'`));
+    if (!ops) return miss(path, out, MISS_ENTITY, new ApiError(aErrInvalidEntity, `unknown entity '${text}'`));
   }
   out.kind = ADDRESS_ROUTE;
   out.entity = name;
-  if (ops === UNSUPPORTED) return out.fail(MISS_ENTITY, new ApiError(aErrUnimplemented, `entity '${name}' is not supported`));
-  if (++i === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${name}`));
-  const index = parseIndex(seg[i]);
+  if (ops === UNSUPPORTED) return miss(path, out, MISS_ENTITY, new ApiError(aErrUnimplemented, `entity '${name}' is not supported`));
+  if (end === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${name}`));
+  if ((end = path.indexOf('/', at = end + 1)) < 0) end = n;
+  const index = parseIndex(path, at, end);
   if (index >= 0) {
     out.index = index;
-    if (++i === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${name}/${index}`));
+    if (end === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${name}/${index}`));
+    if ((end = path.indexOf('/', at = end + 1)) < 0) end = n;
   }
-  return parseOperation(seg[i], n - i - 1, ops, out);
+  return parseOperation(path, path.slice(at, end), countSegments(path, end), ops, out);
 }
 
-/** The operation `text` (one of `ops`) and its forms taking `given` path parameters. */
-function parseOperation(text: string, given: number, ops: EntityForms, out: Address): Address {
+/** Where the segment starting at `at` ends (the next '/', or the path's end). */
+function segmentEnd(path: string, at: number): number {
+  const end = path.indexOf('/', at);
+  return end < 0 ? path.length : end;
+}
+
+/** How many segments follow `end`, or -1 when one of them is empty. */
+function countSegments(path: string, end: number): number {
+  let count = 0;
+  for (let i = path.indexOf('/', end), last = -2; i >= 0; last = i, i = path.indexOf('/', i + 1)) {
+    if (i === last + 1) return -1;
+    count++;
+  }
+  return count;
+}
+
+/** The operation `text` (one of `ops`) and its forms taking `given` path parameters (-1: an empty one). */
+function parseOperation(path: string, text: string, given: number, ops: EntityForms, out: Address): Address {
   let op = text;
   let lists = ops[op];
   if (!lists) lists = ops[op = text.toLowerCase()];
-  if (!lists) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${out.entity}`));
-  const forms = given < lists.length ? lists[given] : null;
+  if (!lists) return miss(path, out, MISS_OPERATION, new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${out.entity}`));
+  const forms = given >= 0 && given < lists.length ? lists[given] : null;
   if (!forms) {
-    return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption,
+    return miss(path, out, MISS_OPERATION, new ApiError(aErrInvalidOption,
       `${out.entity}/${op} takes ${paramShapes(routeForms(out.entity, op)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`));
   }
   out.op = op;
@@ -153,21 +188,31 @@ function parseOperation(text: string, given: number, ops: EntityForms, out: Addr
   return out;
 }
 
+/** The fault `error` at `at` (MISS_*), unless the path has an empty segment: that fault comes first. */
+function miss(path: string, out: Address, at: number, error: ApiError): Address {
+  return path.indexOf('//') >= 0 ? emptySegment(path, out) : out.fail(at, error);
+}
+
+function emptySegment(path: string, out: Address): Address {
+  return out.clear('').fail(MISS_PATH, new ApiError(aErrNotFound, `no resource at ${path}: empty path segment`));
+}
+
 function notUnderApi(path: string): ApiError {
   return new ApiError(aErrNotFound, `no resource at ${path}; start at /api/v1 (the API index)`);
 }
 
-function isRoot(lower: string): boolean {
+/** Is the segment from 8 to `end` the root: device or brainstem, in any case? */
+function isRoot(path: string, end: number): boolean {
+  const lower = path.slice(8, end).toLowerCase();
   return lower === 'device' || lower === 'brainstem';
 }
 
-/** An index: decimal digits, no sign, no leading zero; -1 if the segment is not one. */
-function parseIndex(segment: string): number {
-  const n = segment.length;
-  if (n > 1 && segment.charCodeAt(0) === 48) return -1;
+/** An index: the digits from `at` to `end`, no sign, no leading zero; -1 if they are not one. */
+function parseIndex(path: string, at: number, end: number): number {
+  if (end === at || (end - at > 1 && path.charCodeAt(at) === 48)) return -1;
   let v = 0;
-  for (let i = 0; i < n; i++) {
-    const d = segment.charCodeAt(i) - 48;
+  for (let i = at; i < end; i++) {
+    const d = path.charCodeAt(i) - 48;
     if (d < 0 || d > 9) return -1;
     v = v * 10 + d;
   }

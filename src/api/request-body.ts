@@ -7,6 +7,8 @@ import { ApiError, aErrParam, aErrParse } from '../../hal/kit/errors';
 /** A PUT body as JSON: the object, or the error it earns. */
 export function parseJson(text: string): object | ApiError {
   if (text.length === 0) return new ApiError(aErrParam, 'a PUT needs a body {"value": ...}');
+  const quick = quickBody(text);
+  if (quick !== null) return quick;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -24,4 +26,34 @@ export function bodyValue(body: object | ApiError | null): { value: unknown } | 
   if (body instanceof ApiError) return body;
   if (body === null || !('value' in body)) return new ApiError(aErrParam, 'the body has no "value" member');
   return body as { value: unknown };
+}
+
+/**
+ * The usual body, `{"value": <integer>}` or `{"value": "<text without escapes>"}` with no other
+ * whitespace, read by hand: on Node JSON.parse costs more than the rest of the body's work (under XS
+ * a native call costs about ten bytecodes, hence startsWith rather than a walk over the key). null
+ * for anything else (a fraction, an escape, another member, a fault...): JSON.parse reads it as before.
+ */
+function quickBody(text: string): { value: number | string } | null {
+  let i = text.startsWith('{"value": ') ? 10 : text.startsWith('{"value":') ? 9 : -1;
+  if (i < 0) return null;
+  const last = text.length - 1;
+  let value: number | string;
+  let c = text.charCodeAt(i);
+  if (c === 34) {
+    const start = i + 1;
+    if (text.indexOf('"', start) !== last - 1) return null;
+    for (i = start; i < last - 1; i++) if ((c = text.charCodeAt(i)) < 32 || c === 92) return null;
+    value = text.slice(start, i++);
+  } else {
+    const negative = c === 45;
+    if (negative) c = text.charCodeAt(++i);
+    const start = i;
+    let v = 0;
+    for (; c >= 48 && c <= 57; c = text.charCodeAt(++i)) v = v * 10 + c - 48;
+    // No digits, a leading zero or more digits than a double holds exactly: JSON.parse decides.
+    if (i === start || i - start > 15 || (i - start > 1 && text.charCodeAt(start) === 48)) return null;
+    value = negative ? -v : v;
+  }
+  return i === last && text.charCodeAt(i) === 125 ? { value } : null;
 }

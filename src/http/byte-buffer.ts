@@ -3,12 +3,17 @@
 // small size once that request is done. An idle keep-alive connection so keeps a few hundred bytes
 // instead of its largest request's worth.
 
+import type { TextCodec } from '../util/text';
+
 export class ByteBuffer {
   /** The storage; bytes [0, length) are in use. Replaced when it grows or shrinks. */
   bytes: Uint8Array;
   length = 0;
   private readonly initial: number;
   private readonly max: number;
+  /** Bytes lent instead of copied (a read's own, [lentAt, lentAt + length)) until clear(), or null. */
+  private lent: Uint8Array | null = null;
+  private lentAt = 0;
 
   /** `max` is the most it ever holds (the caller refuses more before appending). */
   constructor(initial: number, max: number) {
@@ -37,14 +42,31 @@ export class ByteBuffer {
     this.length = need;
   }
 
+  /**
+   * Hold data[start, end) as the content without copying it (it came whole in one read, and is used
+   * before that read's bytes are reused). Nothing may be appended to it.
+   */
+  lend(data: Uint8Array, start: number, end: number): void {
+    this.lent = data;
+    this.lentAt = start;
+    this.length = end - start;
+  }
+
   /** Forget the content; give back storage grown beyond the initial size. */
   clear(): void {
     this.length = 0;
+    this.lent = null;
     if (this.bytes.length > this.initial) this.bytes = new Uint8Array(this.initial);
   }
 
   view(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
+    return this.lent ? this.lent.subarray(this.lentAt, this.lentAt + this.length) : this.bytes.subarray(0, this.length);
+  }
+
+  /** The content as UTF-8 text: lent bytes are decoded where they lie when the codec can (no view made). */
+  text(codec: TextCodec): string {
+    const lent = this.lent;
+    return lent && codec.utf8 ? codec.utf8(lent, this.lentAt, this.lentAt + this.length) : codec.decode(this.view());
   }
 }
 Object.freeze(ByteBuffer.prototype);

@@ -33,8 +33,7 @@ export const BODY_INITIAL = 0;
 /** The head buffer's ceiling: the longest request line and header block allowed, with their CRLFs. */
 const HEAD_MAX = REQUEST_LINE_MAX + 2 + HEADER_BLOCK_MAX;
 
-const CR = 13;
-const LF = 10;
+const CR = 13, LF = 10;
 
 // States.
 const HEAD = 0, BODY = 1, CHUNKED = 2, DONE = 3, BROKEN = 4;
@@ -66,7 +65,6 @@ export class RequestParser implements HttpRequest {
   private state: number = HEAD;
   private readonly head = new ByteBuffer(HEAD_INITIAL, HEAD_MAX);
   private readonly bodyBuffer = new ByteBuffer(BODY_INITIAL, BODY_MAX);
-  private bodyView: Uint8Array | null = null;
   private readonly chunks = new ChunkedDecoder();
   private requestLineEnd = -1; // index of the LF ending the request line
   private lineStart = 0;
@@ -100,7 +98,6 @@ export class RequestParser implements HttpRequest {
     this.errorMessage = '';
     this.head.clear();
     this.bodyBuffer.clear();
-    this.bodyView = null;
     this.chunks.reset();
     this.requestLineEnd = -1;
     this.lineStart = 0;
@@ -125,7 +122,11 @@ export class RequestParser implements HttpRequest {
   }
 
   body(): Uint8Array {
-    return this.bodyView ?? this.bodyBuffer.view();
+    return this.bodyBuffer.view();
+  }
+
+  bodyText(codec: TextCodec): string {
+    return this.bodyBuffer.text(codec);
   }
 
   /**
@@ -142,7 +143,7 @@ export class RequestParser implements HttpRequest {
     } else if (this.state === BODY) {
       const n = end - i < this.remaining ? end - i : this.remaining;
       // A body that arrives whole in one read is answered before the next read: viewed, not copied.
-      if (n === this.remaining && this.bodyBuffer.length === 0) this.bodyView = data.subarray(i, i + n);
+      if (n === this.remaining && this.bodyBuffer.length === 0) this.bodyBuffer.lend(data, i, i + n);
       else this.bodyBuffer.append(data, i, i + n);
       i += n;
       this.remaining -= n;

@@ -1,6 +1,8 @@
 // What the HTTP core hands to a request handler, and what the handler fills in.
 // One HttpResponse is reused per connection: nothing is allocated per request but the strings.
 
+import type { TextCodec } from '../util/text';
+
 export interface HttpRequest {
   /** Method token as sent (case-sensitive, RFC 9110). */
   readonly method: string;
@@ -25,6 +27,8 @@ export interface HttpRequest {
   readonly peer: string;
   /** The body, de-chunked: a view valid until the next request on the connection. */
   body(): Uint8Array;
+  /** The body as UTF-8 text (invalid sequences U+FFFD), decoded with `codec`. */
+  bodyText(codec: TextCodec): string;
 }
 
 /**

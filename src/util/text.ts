@@ -17,6 +17,8 @@ export interface TextCodec {
    * The parser's fast path then finds a head's end in text, where char offsets are byte offsets.
    */
   latin1?(bytes: Uint8Array, start: number, end: number): string;
+  /** Optional: bytes [start, end) decoded as UTF-8 (as decode), natively, with no view made first. */
+  utf8?(bytes: Uint8Array, start: number, end: number): string;
 }
 
 interface Encoder { encode(text: string): Uint8Array }
