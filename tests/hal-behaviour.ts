@@ -12,6 +12,7 @@
 //   factory value now, and restarts after its answer is sent, like system/reset.
 // - The module address follows modulesoftwareoffset only after save and a reset; routeraddresssetting
 //   reads the saved router (the one the next reset takes), `router` the one set since.
+// - system/bootslot takes a slot of the module's store or 255 (none); the limit is published as such.
 // - system/errors is a word of fault bits: reading it returns it and clears it (BrainStem: "calling this
 //   function will clear the current errors"); a reset clears it too. A failed save answers aErrIO and
 //   sets ERR_STORAGE (hal/kit/error-word.ts), and what was saved before stays saved.
@@ -148,6 +149,18 @@ export const HAL_BEHAVIOUR: readonly BehaviourCase[] = deepFreeze([
     steps: [
       { set: 'modulesoftwareoffset', value: 3, fails: 'aErrRange' },
       { read: 'modulesoftwareoffset', expect: 0 },
+    ],
+  },
+  {
+    name: 'the boot slot is a slot of the store or none (255), and nothing else',
+    steps: [
+      { read: 'bootslot', expect: 255 },
+      { set: 'bootslot', value: 0 },
+      { read: 'bootslot', expect: 0 },
+      { set: 'bootslot', value: 200, fails: 'aErrRange' },
+      { read: 'bootslot', expect: 0 },
+      { set: 'bootslot', value: 255 },
+      { read: 'bootslot', expect: 255 },
     ],
   },
   {

@@ -5,10 +5,10 @@
 
 import Time from 'time';
 import { deepFreeze } from '../../src/util/freeze';
-import type { EntityOps, ValueOf, ValuesOf } from '../types';
+import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import type { BoardProfile } from './board';
 import { DeviceEntity } from './entity';
-import { MODULE_OFFSETS } from '../kit/limits';
+import { indexOrNone, MODULE_OFFSETS, NO_BOOT_SLOT } from '../kit/limits';
 import { READ, RUN, WRITE, type OpTable } from './op-table';
 import type { PwmPin } from './pwm-pin';
 import type { Settings } from './settings';
@@ -42,7 +42,8 @@ const OPS: OpTable<ValuesOf<'system'>> = deepFreeze({
   hbinterval: { setting: 'hbint', factory: 10 },
   led: { code: READ | WRITE },
   ledmaxbrightness: { setting: 'ledmax', factory: 255 },
-  bootslot: { setting: 'bootslot', factory: 255 },
+  // Accepted: the board's store slots and NO_BOOT_SLOT (SystemEntity.limits, from the board).
+  bootslot: { setting: 'bootslot', factory: NO_BOOT_SLOT },
   version: { code: READ },
   build: { code: READ },
   model: { code: READ },
@@ -70,6 +71,8 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   private readonly errors = new ErrorWord();
   /** The software offset saved at the last boot: system/module follows it only after a reset. */
   private offsetAtBoot = 0;
+  /** system/bootslot: a store slot of this board, or none (as on the simulator). */
+  private readonly bootSlots: OpLimits;
 
   constructor(s: Settings, b: BoardProfile, serial: number, fw: Firmware, ledPin: PwmPin | null, resets: ResetRequester) {
     super('system', OPS, 1, s, 'sys.');
@@ -79,6 +82,12 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
     this.firmware = fw;
     this.ledPin = ledPin;
     this.resets = resets;
+    this.bootSlots = indexOrNone(b.storeSlots, NO_BOOT_SLOT);
+  }
+
+  /** The boot slot's limits come from the board; every other operation's from its row. */
+  override limits(op: Op): OpLimits | null {
+    return op === 'bootslot' ? this.bootSlots : super.limits(op);
   }
 
   override supports(op: Op): boolean {

@@ -18,6 +18,17 @@ function evenUpTo(max: number): readonly number[] {
 /** system/modulesoftwareoffset on every module: BrainStem module addresses are even, 0, 2 ... 254. */
 export const MODULE_OFFSETS: OpLimits = Object.freeze({ values: evenUpTo(254) });
 
+/** system/bootslot's "boot from no slot". */
+export const NO_BOOT_SLOT = 255;
+
+/** 0..count-1 plus a "none" code (255 for a port, a boot slot), frozen. */
+export function indexOrNone(count: number, none: number): OpLimits {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) out.push(i);
+  if (none >= count) out.push(none);
+  return Object.freeze({ values: Object.freeze(out) });
+}
+
 /** Up to 8 values in full; a longer list as its first six, an ellipsis and its last. */
 function listText(values: readonly number[]): string {
   return values.length <= 8 ? values.join(', ') : values.slice(0, 6).join(', ') + ', ... ' + values[values.length - 1];

@@ -19,14 +19,6 @@ export function oneOf(values: readonly number[]): OpLimits {
   return { values: values.slice().sort((a, b) => a - b) };
 }
 
-/** 0..count-1 plus a "none" code (255 for a port, a boot slot). */
-export function indexOrNone(count: number, none: number): OpLimits {
-  const out: number[] = [];
-  for (let i = 0; i < count; i++) out.push(i);
-  out.push(none);
-  return oneOf(out);
-}
-
 /** The set bits of a mask, as values (uart protocols the hardware can run). */
 export function bitsOf(mask: number): OpLimits {
   const out: number[] = [];

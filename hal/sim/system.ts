@@ -9,7 +9,7 @@ import type { EntityOps, HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity, type Runner } from './entity';
 import type { StoreModel } from './store';
-import { indexOrNone } from './limits';
+import { indexOrNone, NO_BOOT_SLOT } from '../kit/limits';
 import { MODULE_OFFSETS } from '../kit/limits';
 import { asNumber } from '../kit/value-guards';
 import { bytesOfText } from './values';
@@ -95,7 +95,7 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
     limits: {
       modulesoftwareoffset: MODULE_OFFSETS,
       // An internal store slot, or 255 for none.
-      bootslot: indexOrNone(stores.slotCount(0), 255),
+      bootslot: indexOrNone(stores.slotCount(0), NO_BOOT_SLOT),
     },
     get: {
       module: () => moduleAddress(),

@@ -6,7 +6,8 @@ import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { NO_PORT } from './port-words';
 import type { PortModel } from './ports';
-import { indexOf, indexOrNone, range } from './limits';
+import { indexOf, range } from './limits';
+import { indexOrNone } from '../kit/limits';
 import { asList, asNumber } from '../kit/value-guards';
 import { ApiError, aErrDuplicate, aErrRange } from '../kit/errors';
 
