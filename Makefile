@@ -25,7 +25,7 @@ build: $(NPM_STAMP)
 
 # Regenerates every generated file from its source (tests/generated.test.ts fails until it is run):
 #   spec/operations.tsv -> src/api/route-table.ts, hal/entity-ops.ts, hal/entity-values.ts
-#   web/                -> src/web/console-page.ts, resources/console.html.gz
+#   web/                -> resources/console.html.gz (the page, stored once), src/web/console-page.ts (its ETag, sizes)
 #   the route table     -> resources/openapi-sim.json.gz, resources/openapi-device.json.gz (after tsc)
 gen: $(NPM_STAMP)
 	node tools/gen-route-table.mjs

@@ -10,6 +10,7 @@ import type { AccessOptions } from '../src/api/access';
 import type { ModuleHal } from '../hal/types';
 import type { TextCodec } from '../src/util/text';
 import { simOpenApi } from './openapi-source';
+import { simConsolePage } from './console-source';
 
 /** Buffer's own Latin-1 and UTF-8 slices: they take any Uint8Array as `this`, so no Buffer view is made first. */
 type Slice = (this: Uint8Array, start: number, end: number) => string;
@@ -122,6 +123,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   // As many event streams as connections; the console page inflated for clients without gzip.
   const api = new Api(options.devices, {
     ...options.access, codec: nodeTextCodec, openapi: simOpenApi(), maxStreams: maxConnections, gunzip: gunzipSync,
+    consoleGzip: simConsolePage(),
   });
   const slots = new ConnectionSlots<Connection>(maxConnections);
   const sockets = new Set<net.Socket>();

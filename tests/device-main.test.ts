@@ -98,7 +98,7 @@ describe('device entry (main.ts) on the fakes', () => {
     assert.equal(value(8080, 'system/0/hbinterval'), 10);
   });
 
-  it('serves the console page from its linked resource, not from the decoded constant', () => {
+  it('serves the console page from its linked resource, as mapped', () => {
     // Marker bytes, unlike the real page: the answer must be exactly what the resource maps.
     const marker = Uint8Array.from([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5]);
     Resource.files.set(CONSOLE_RESOURCE, marker);
@@ -115,5 +115,20 @@ describe('device entry (main.ts) on the fakes', () => {
     } finally {
       Resource.files.delete(CONSOLE_RESOURCE);
     }
+  });
+
+  it('answers GET / with a 404 envelope when the firmware links no console page', () => {
+    assert.equal(Resource.files.has(CONSOLE_RESOURCE), false);
+    boot();
+    const c = net.connect(8080);
+    c.send('GET / HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n');
+    net.run();
+    const end = c.received.indexOf('\r\n\r\n');
+    assert.match(c.received.slice(0, end), /^HTTP\/1\.1 404 /);
+    const body = JSON.parse(c.received.slice(end + 4)) as { response: { error: string; message: string } };
+    assert.equal(body.response.error, 'aErrNotFound');
+    assert.match(body.response.message, /no web console page/);
+    c.close();
+    net.run();
   });
 });

@@ -1,12 +1,12 @@
 // The event stream and the console page under the real XS engine (xsnap-worker): the device-side code
 // (tests/xs/xs-events.ts bundles HTTP core + API core + simulated HAL) streams events on its timer and
-// serves the page bytes Node would.
+// serves the console page's bytes (resources/console.html.gz, handed in as a module maps its resource).
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { XsnapWorker } from './xs/xsnap-worker';
 import { bundleForXs } from './xs/bundle';
-import { CONSOLE_GZIP_BASE64 } from '../src/web/console-page';
+import { simConsolePage } from '../host-sim/console-source';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -20,6 +20,9 @@ describe('event stream and console page under XS', function () {
     worker = new XsnapWorker({ name: 'events-xs', meteringLimit: 100_000_000 });
     await worker.start();
     await worker.evaluate(await bundleForXs(ROOT, 'tests/xs/xs-events.ts'));
+    const page = simConsolePage();
+    const loaded = await worker.command(new Uint8Array([...Buffer.from('gzip ', 'latin1'), ...page]));
+    assert.equal(Number(Buffer.from(loaded.reply).toString()), page.length);
   });
   after(() => worker.close());
 
@@ -35,13 +38,13 @@ describe('event stream and console page under XS', function () {
     await send('close');
   });
 
-  it('serves the console page: the gzip bytes Node decodes from the same base64', async () => {
+  it('serves the console page: the gzip bytes it was handed, as they are', async () => {
     await send('page');
     const out = await last();
     const end = out.indexOf('\r\n\r\n');
     assert.match(out.subarray(0, end).toString('latin1'), /Content-Encoding: gzip/);
     const body = out.subarray(end + 4);
-    assert.deepEqual(body, Buffer.from(CONSOLE_GZIP_BASE64, 'base64'));
+    assert.deepEqual(body, Buffer.from(simConsolePage()));
     assert.match(gunzipSync(body).toString(), /^<!doctype html>/);
   });
 });

@@ -8,6 +8,7 @@
 
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,6 +54,8 @@ async function main() {
   try {
     await worker.start();
     await worker.evaluate(await bundleForXs(ROOT, 'tests/xs/xs-events.ts'));
+    // The page's bytes, handed in as a module maps its resource (before any request: the Api is made with them).
+    await worker.command(new Uint8Array([...cmd('gzip '), ...fs.readFileSync(path.join(ROOT, 'resources', 'console.html.gz'))]));
     console.log(`event stream and console page under XS (xsnap-worker), ${SAMPLES} samples, medians`);
     const idle0 = await measure(worker, 'page', 20);
     console.log(`GET / (console page, gzip): ${idle0.compute} computrons, ${idle0.slots} slots, ${idle0.bytes} bytes written`);

@@ -32,7 +32,7 @@ export interface ApiOptions extends AccessOptions {
   maxStreams?: number;
   /** inflates the console page for a client that does not take gzip (the simulator's). */
   gunzip?: (bytes: Uint8Array) => Uint8Array;
-  /** the console page gzip-compressed, mapped from flash on a module (no RAM copy). */
+  /** the console page gzip-compressed, mapped from flash on a module (no RAM copy); absent: GET / is 404. */
   consoleGzip?: Uint8Array;
 }
 
@@ -103,7 +103,7 @@ export class Api implements RequestHandler {
     }
     // The web console at / and event streams at .../events (src/web, src/api/events.ts).
     if (path === '/') {
-      serveConsole(req, res, this.gunzip, this.codec, this.consoleGzip);
+      serveConsole(req, res, this.gunzip, this.consoleGzip);
       return null;
     }
     if (isEventsPath(path)) {

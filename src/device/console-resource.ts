@@ -1,7 +1,7 @@
-// The device build's console page: resources/console.html.gz (tools/build-console.mjs, the same bytes
-// as src/web/console-page.ts), linked into the firmware as a Moddable resource. `new Resource` maps it
-// from flash, so GET / holds no copy of the page in RAM (decoding the base64 constant would take ~7 KB
-// of a module's 32 KB of chunks at once).
+// The device build's console page: resources/console.html.gz (tools/build-console.mjs), the one stored
+// copy of the page, linked into the firmware as a Moddable resource. `new Resource` maps it from flash,
+// so GET / holds no copy of the page in RAM (7 KB of a module's 32 KB of chunks at once would be too
+// much). A firmware without the resource has no page: the Api answers GET / with a 404.
 import Resource from 'Resource';
 
 export const CONSOLE_RESOURCE = 'console.html.gz';

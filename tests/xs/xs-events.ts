@@ -5,6 +5,8 @@
 //   tick <ms>     the clock moves on <ms>, then the server timer's call (Connection.checkTimeout)
 //   live <0|1>    whether the module's simulated time moves with it (its physics run on every read)
 //   page          GET / on a new Connection (gzip)
+//   gzip <bytes>  the console page's gzip bytes (resources/console.html.gz, sent by the host as a module's
+//                 firmware maps its resource); before any other command, as the Api is made with them
 //   close         the stream's client goes
 //   last          (answers the bytes the previous command wrote, not a count)
 
@@ -26,6 +28,8 @@ const transport: Transport = {
   close(): void { /* counted by the bench through `written` only */ },
 };
 let api: Api | undefined;
+/** The console page the Api serves (the `gzip` command); without it GET / is a 404. */
+let page: Uint8Array | undefined;
 let stream: Connection | undefined;
 
 function bytesOf(text: string): Uint8Array {
@@ -35,7 +39,7 @@ function bytesOf(text: string): Uint8Array {
 }
 
 function run(command: string): number {
-  api ??= new Api([createSimModule({ serialNumber: 0x1234abcd, now: moduleNow })]);
+  api ??= new Api([createSimModule({ serialNumber: 0x1234abcd, now: moduleNow })], { consoleGzip: page });
   written = 0;
   const space = command.indexOf(' ');
   const verb = space < 0 ? command : command.slice(0, space);
@@ -70,6 +74,11 @@ function run(command: string): number {
     return all.buffer as ArrayBuffer;
   }
   wrote = [];
+  if (bytes.length > 5 && bytes[0] === 103 && bytes[1] === 122 && bytes[2] === 105 && bytes[3] === 112 && bytes[4] === 32) { // 'gzip '
+    if (api) throw new Error('gzip: the page must come before the first request');
+    page = bytes.slice(5);
+    return bytesOf(String(page.length)).buffer as ArrayBuffer;
+  }
   let text = '';
   for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]);
   return bytesOf(String(run(text))).buffer as ArrayBuffer;
