@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { createSimModule, memoryStorage, profileProblems, type SimModule, type SimStorage } from '../hal/sim/index';
 import { stateFileName, type DevicePlan, type StatePlan } from './options';
 import { StateFile, type Warn } from './state-file';
+import { wallClock } from './read-clock';
 
 /**
  * The live simulator's time resolution (SimContext timeStepMs): far finer than the models' own effects
@@ -21,7 +22,7 @@ export interface BuiltDevice {
 
 export interface BuildOptions {
   warn?: Warn;
-  /** Time source for every module (tests inject one); default Date.now. */
+  /** Time source for every module (tests inject one); default the process's wall clock (read-clock.ts). */
   now?: () => number;
 }
 
@@ -49,7 +50,7 @@ export function buildDevices(devices: readonly DevicePlan[], state: StatePlan, o
     // On the real clock the models step in LIVE_TIME_STEP_MS: a request stream does not re-run them
     // every millisecond. A test's fake clock keeps them exact.
     const timeStepMs = options.now ? 0 : LIVE_TIME_STEP_MS;
-    const module = createSimModule({ serialNumber: serial, profile, storage, now: options.now, timeStepMs });
+    const module = createSimModule({ serialNumber: serial, profile, storage, now: options.now ?? wallClock.now, timeStepMs });
     return { module, stateLocation };
   });
 }

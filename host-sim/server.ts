@@ -11,6 +11,7 @@ import type { ModuleHal } from '../hal/types';
 import type { TextCodec } from '../src/util/text';
 import { simOpenApi } from './openapi-source';
 import { simConsolePage } from './console-source';
+import { wallClock } from './read-clock';
 
 /** Buffer's own Latin-1 and UTF-8 slices: they take any Uint8Array as `this`, so no Buffer view is made first. */
 type Slice = (this: Uint8Array, start: number, end: number) => string;
@@ -38,7 +39,8 @@ export interface ServerOptions {
    * 503 with Retry-After: 1 (DECISIONS §HTTP/1.1, src/http/connection-slots.ts).
    */
   maxConnections?: number;
-  /** Millisecond clock for timeouts and slot ages (tests pass a fake one); default Date.now. */
+  /** Millisecond clock for timeouts and slot ages (tests pass a fake one); default the wall clock, read once
+   * per socket read (read-clock.ts). */
   now?: () => number;
   /** Close a keep-alive connection idle this long (ms); default the core's 30 s. */
   idleTimeoutMs?: number;
@@ -113,7 +115,15 @@ function adopt(socket: net.Socket, shared: Shared): void {
     return;
   }
   socket.on('drain', () => socket.resume());
-  socket.on('data', (chunk) => connection.receive(chunk));
+  socket.on('data', (chunk) => {
+    // One clock reading for everything these bytes set off (read-clock.ts).
+    wallClock.hold();
+    try {
+      connection.receive(chunk);
+    } finally {
+      wallClock.release();
+    }
+  });
   socket.on('end', () => connection.end());
 }
 
@@ -128,7 +138,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const slots = new ConnectionSlots<Connection>(maxConnections);
   const sockets = new Set<net.Socket>();
   const shared: Shared = {
-    api, slots, sockets, now: options.now ?? Date.now, lingerMs: options.lingerMs ?? 5000, maxConnections,
+    api, slots, sockets, now: options.now ?? wallClock.now, lingerMs: options.lingerMs ?? 5000, maxConnections,
     idleTimeoutMs: options.idleTimeoutMs,
   };
   const server = net.createServer((socket) => adopt(socket, shared));
