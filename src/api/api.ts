@@ -140,7 +140,8 @@ export class Api implements RequestHandler {
     if (params instanceof ApiError) return params;
     const answer = invoke(req, route, t, params, body, this.codec, res);
     if (answer instanceof ApiError) return answer;
-    if (answer !== '') res.body = envelope(this.clock.format(this.now()), path, parameters, answer);
+    // The path resolved to an operation: table names, digits and a hex serial, nothing to escape.
+    if (answer !== '') res.body = envelope(this.clock.format(this.now()), path, parameters, answer, true);
     return null;
   }
 

@@ -28,9 +28,13 @@ function pathJson(path: string): string {
   return path.indexOf('"') < 0 && path.indexOf('\\') < 0 ? '"' + path + '"' : JSON.stringify(path);
 }
 
-/** `timestamp` from a TimestampClock; `parameters` and `response` are JSON text already. */
-export function envelope(timestamp: string, endpointName: string, parameters: string, response: string): string {
-  return '{"timestamp":"' + timestamp + '","request":{"endpointName":' + pathJson(endpointName) +
+/**
+ * `timestamp` from a TimestampClock; `parameters` and `response` are JSON text already. `plainPath`:
+ * the path is known to need no escaping (an operation's path, which resolved to names of the route
+ * table, digits and a hex serial), so it is not searched for characters to escape.
+ */
+export function envelope(timestamp: string, endpointName: string, parameters: string, response: string, plainPath = false): string {
+  return '{"timestamp":"' + timestamp + '","request":{"endpointName":' + (plainPath ? '"' + endpointName + '"' : pathJson(endpointName)) +
     ',"parameters":' + parameters + '},"response":' + response + '}';
 }
 

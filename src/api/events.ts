@@ -30,8 +30,7 @@ export const WATCH_MAX = 16;
 
 /** True when `path` (query removed) asks for an event stream. */
 export function isEventsPath(path: string): boolean {
-  return path.length > EVENTS_SEGMENT.length && path.slice(-EVENTS_SEGMENT.length) === EVENTS_SEGMENT &&
-    path.lastIndexOf('/api/v1/', 0) === 0;
+  return path.length > EVENTS_SEGMENT.length && path.endsWith(EVENTS_SEGMENT) && path.lastIndexOf('/api/v1/', 0) === 0;
 }
 
 /** One query parameter's raw value ('' when absent). */

@@ -15,7 +15,8 @@ export const READ_ALLOW = 'GET, HEAD, OPTIONS';
 
 /** 501 for a method this server does not know at all, else null. */
 export function unknownMethod(method: string): ApiError | null {
-  return KNOWN_METHODS.indexOf(method) < 0 ? new ApiError(aErrUnimplemented, `method ${method} is not implemented`, 501) : null;
+  // GET and PUT first: nearly every request, and no search of the list.
+  return method !== 'GET' && method !== 'PUT' && KNOWN_METHODS.indexOf(method) < 0 ? new ApiError(aErrUnimplemented, `method ${method} is not implemented`, 501) : null;
 }
 
 /** 405: `method` is known but `what` does not offer it. */

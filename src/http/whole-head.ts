@@ -87,7 +87,7 @@ export function parseWholeHead(text: string, bytes: number, out: Fields, framing
   const eol = text.indexOf('\r\n');
   if (eol > REQUEST_LINE_MAX || text.length - eol - 2 > HEADER_BLOCK_MAX) return NOT_HANDLED;
   const sp = text.indexOf(' ');
-  const method = text.slice(0, sp);
+  const method = methodOf(text, sp);
   if (method === 'CONNECT') return NOT_HANDLED;
   out.method = method;
   out.target = text.slice(sp + 1, eol - 9);
@@ -102,12 +102,33 @@ export function parseWholeHead(text: string, bytes: number, out: Fields, framing
     // without a slice (User-Agent, Accept, Content-Type...).
     const length = colon - p;
     if (length < 32 && (ACTED_ON_LENGTHS >> length) & 1 &&
-      fieldLine(text.slice(p, colon).toLowerCase(), text.slice(colon + 1, e).trim(), out, framing, re)) {
+      fieldLine(text.slice(p, colon).toLowerCase(), fieldValue(text, colon + 1, e), out, framing, re)) {
       return NOT_HANDLED;
     }
     p = e + 2;
   }
   return 0;
+}
+
+/**
+ * The method, as the constant string itself when it is GET or PUT (nearly every request): no slice is
+ * made, and the method's later compares are by identity on Node (a fresh string is compared by content).
+ */
+function methodOf(text: string, sp: number): string {
+  if (sp === 3 && text.charCodeAt(1) === 69 && text.charCodeAt(2) === 84) { // ?ET
+    const first = text.charCodeAt(0);
+    if (first === 71) return 'GET';
+    if (first === 80) return 'PUT';
+  }
+  return text.slice(0, sp);
+}
+
+/** A field value from `start` to `end` without its surrounding SP and HT: trim() only when there are others than the usual one space after the colon. */
+function fieldValue(text: string, start: number, end: number): string {
+  if (text.charCodeAt(start) === 32) start++;
+  const value = text.slice(start, end);
+  const last = value.length - 1;
+  return last >= 0 && (value.charCodeAt(0) <= 32 || value.charCodeAt(last) <= 32) ? value.trim() : value;
 }
 
 /** One field: false when taken, true when the byte path must parse the head. */
