@@ -11,7 +11,7 @@
 
 import { ApiError, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from '../../hal/kit/errors';
 import { ENTITY_FORMS, UNSUPPORTED, type EntityForms, type Forms } from './forms';
-import { routeForms, type Route } from './routes';
+import { ENTITY_NAMES, routeForms, type Route } from './routes';
 import { hexPrefix, parseSerial } from './serial';
 import { deepFreeze } from '../util/freeze';
 
@@ -132,7 +132,7 @@ function parseEntity(path: string, end: number, out: Address): Address {
   if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
   if (!ops) {
     const serial = parseSerial(text);
-    if (serial < 0) return miss(path, out, MISS_PATH, new ApiError(aErrInvalidEntity, `unknown entity '${text}'`));
+    if (serial < 0) return miss(path, out, MISS_PATH, new ApiError(aErrInvalidEntity, `unknown entity '${path.slice(at, end)}'`));
     out.kind = ADDRESS_DEVICE;
     out.serial = text.length - hexPrefix(text) > 8 ? TOO_LONG_SERIAL : serial;
     if (end === n) return out;
@@ -140,20 +140,20 @@ function parseEntity(path: string, end: number, out: Address): Address {
     text = path.slice(at, end);
     ops = ENTITY_FORMS[name = text];
     if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
-    if (!ops) return miss(path, out, MISS_ENTITY, new ApiError(aErrInvalidEntity, `unknown entity '${text}'`));
+    if (!ops) return miss(path, out, MISS_ENTITY, new ApiError(aErrInvalidEntity, `unknown entity '${path.slice(at, end)}'`));
   }
   out.kind = ADDRESS_ROUTE;
   out.entity = name;
-  if (ops === UNSUPPORTED) return miss(path, out, MISS_ENTITY, new ApiError(aErrUnimplemented, `entity '${name}' is not supported`));
-  if (end === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${name}`));
+  if (ops === UNSUPPORTED) return miss(path, out, MISS_ENTITY, new ApiError(aErrUnimplemented, `entity '${entityName(name)}' is not supported`));
+  if (end === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${entityName(name)}`));
   if ((end = path.indexOf('/', at = end + 1)) < 0) end = n;
   const index = parseIndex(path, at, end);
   if (index >= 0) {
     out.index = index;
-    if (end === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${name}/${index}`));
+    if (end === n) return out.fail(MISS_OPERATION, new ApiError(aErrInvalidOption, `missing operation after ${entityName(name)}/${index}`));
     if ((end = path.indexOf('/', at = end + 1)) < 0) end = n;
   }
-  return parseOperation(path, path.slice(at, end), countSegments(path, end), ops, out);
+  return parseOperation(path, at, end, countSegments(path, end), ops, out);
 }
 
 /** Where the segment starting at `at` ends (the next '/', or the path's end). */
@@ -172,20 +172,42 @@ function countSegments(path: string, end: number): number {
   return count;
 }
 
-/** The operation `text` (one of `ops`) and its forms taking `given` path parameters (-1: an empty one). */
-function parseOperation(path: string, text: string, given: number, ops: EntityForms, out: Address): Address {
+/** The operation from `at` to `end` (one of `ops`) and its forms taking `given` path parameters (-1: an empty one). */
+function parseOperation(path: string, at: number, end: number, given: number, ops: EntityForms, out: Address): Address {
+  const text = path.slice(at, end);
   let op = text;
   let lists = ops[op];
   if (!lists) lists = ops[op = text.toLowerCase()];
-  if (!lists) return miss(path, out, MISS_OPERATION, new ApiError(aErrInvalidOption, `unknown operation '${text}' of ${out.entity}`));
+  if (!lists) {
+    return miss(path, out, MISS_OPERATION, new ApiError(aErrInvalidOption, `unknown operation '${path.slice(at, end)}' of ${entityName(out.entity)}`));
+  }
   const forms = given >= 0 && given < lists.length ? lists[given] : null;
   if (!forms) {
+    const entity = entityName(out.entity);
+    const name = forms0(lists).op;
     return miss(path, out, MISS_OPERATION, new ApiError(aErrInvalidOption,
-      `${out.entity}/${op} takes ${paramShapes(routeForms(out.entity, op)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`));
+      `${entity}/${name} takes ${paramShapes(routeForms(entity, name)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`));
   }
   out.op = op;
   out.forms = forms;
   return out;
+}
+
+/** The first form of an operation's lists (every operation has one). */
+function forms0(lists: readonly (Forms | null)[]): Route {
+  for (const f of lists) if (f) return f.routes[0];
+  throw new Error('an operation without forms');
+}
+
+/**
+ * An entity name the table knows, as the table's own string, for a message. A string cut from the
+ * path and used as a table key becomes a V8 ThinString, which V8 11 (Node 20) concatenates into a
+ * two-byte string: an error answer built from it cost twice as much to measure and to write. For
+ * the same reason the texts as sent are cut anew from the path for a message.
+ */
+function entityName(name: string): string {
+  const i = ENTITY_NAMES.indexOf(name);
+  return i < 0 ? name : ENTITY_NAMES[i];
 }
 
 /** The fault `error` at `at` (MISS_*), unless the path has an empty segment: that fault comes first. */
