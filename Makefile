@@ -10,7 +10,7 @@ TSC := node_modules/.bin/tsc
 ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
 
-.PHONY: all sim test build gen check lint clean bench fuzz bench-xs soak browser
+.PHONY: all sim test build gen check lint clean bench fuzz bench-xs bench-instr soak browser
 
 all: test
 
@@ -59,6 +59,12 @@ sim: build
 bench: build
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/bench.mjs
+
+# Machine instructions per request of the simulator's request path (valgrind's callgrind, Debian
+# package, installed here when missing): a count that does not move with the machine's load.
+bench-instr: build
+	@command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind; }
+	node tools/bench-instr.mjs
 
 # Memory of the simulator over 1,000,000 requests (RSS from /proc).
 soak: build
