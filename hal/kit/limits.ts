@@ -34,19 +34,22 @@ function listText(values: readonly number[]): string {
   return values.length <= 8 ? values.join(', ') : values.slice(0, 6).join(', ') + ', ... ' + values[values.length - 1];
 }
 
-function checkOne(what: string, l: OpLimits, n: number): void {
+function checkOne(name: string, index: number, op: string, l: OpLimits, n: number): void {
   if (l.values && l.values.indexOf(n) < 0) {
-    throw new ApiError(aErrRange, `${what}: ${n} is not accepted by this module (accepted: ${listText(l.values)})`);
+    throw new ApiError(aErrRange, `${name}/${index}/${op}: ${n} is not accepted by this module (accepted: ${listText(l.values)})`);
   }
   if (!((l.min === undefined || n >= l.min) && (l.max === undefined || n <= l.max))) {
-    throw new ApiError(aErrRange, `${what}: ${n} is out of range ${l.min ?? ''}..${l.max ?? ''} on this module`);
+    throw new ApiError(aErrRange, `${name}/${index}/${op}: ${n} is out of range ${l.min ?? ''}..${l.max ?? ''} on this module`);
   }
 }
 
-/** Throws 400 aErrRange unless `value` is inside `l` (booleans as 0/1, lists entry by entry). */
-export function checkLimits(what: string, l: OpLimits | null | undefined, value: HalValue): void {
+/**
+ * Throws 400 aErrRange unless `value` is inside `l` (booleans as 0/1, lists entry by entry). The
+ * message names `name/index/op`, put together only when a value is refused.
+ */
+export function checkLimits(name: string, index: number, op: string, l: OpLimits | null | undefined, value: HalValue): void {
   if (!l || l.readOnly) return;
-  if (typeof value === 'number') checkOne(what, l, value);
-  else if (typeof value === 'boolean') checkOne(what, l, value ? 1 : 0);
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(what, l, value[i]);
+  if (typeof value === 'number') checkOne(name, index, op, l, value);
+  else if (typeof value === 'boolean') checkOne(name, index, op, l, value ? 1 : 0);
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(name, index, op, l, value[i]);
 }
