@@ -184,7 +184,7 @@ function parseOperation(path: string, at: number, end: number, given: number, op
   const forms = given >= 0 && given < lists.length ? lists[given] : null;
   if (!forms) {
     const entity = entityName(out.entity);
-    const name = forms0(lists).op;
+    const name = firstRoute(lists).op;
     return miss(path, out, MISS_OPERATION, new ApiError(aErrInvalidOption,
       `${entity}/${name} takes ${paramShapes(routeForms(entity, name)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`));
   }
@@ -193,8 +193,8 @@ function parseOperation(path: string, at: number, end: number, given: number, op
   return out;
 }
 
-/** The first form of an operation's lists (every operation has one). */
-function forms0(lists: readonly (Forms | null)[]): Route {
+/** The first route of an operation's lists of forms (every operation has one). */
+function firstRoute(lists: readonly (Forms | null)[]): Route {
   for (const f of lists) if (f) return f.routes[0];
   throw new Error('an operation without forms');
 }
