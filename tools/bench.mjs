@@ -7,6 +7,8 @@
 // {"value": 12}). Every case runs BENCH_ROUNDS times, each run right after a run of bare node:http
 // (GET), and its ratio to node:http is taken pair by pair, the median pair reported: a shared 2-core
 // machine drifts by tens of percent from one minute to the next, and pairing keeps the ratio honest.
+// Each run also reads the server process's CPU time from /proc: CPU µs per request answered, and
+// node:http's over the case's, paired likewise (less moved by the load generator's share of the machine).
 // It then says whether the targets of issue 11 are met in this run: every host-sim case at least
 // 1.3 × bare node:http answering a GET (the strictest yardstick: node:http is slower on a PUT), and
 // PUT at least 0.9 × GET int.
@@ -17,7 +19,7 @@
 //   BENCH_PAIRS (default 2000)
 import { spawn, execFileSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,12 +42,27 @@ async function fetchOnce(port, path) {
   return res.text();
 }
 
-/** Runs wrk; returns { rps, p50, p99, errors, non2xx }. */
+/** The server process behind each port, for its CPU time (/proc/PID/stat). */
+const PIDS = new Map();
+const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** User + system CPU time of process `pid` so far, in clock ticks (fields 14 and 15 of its stat). */
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Runs wrk; returns { rps, p50, p99, errors, non2xx, cpuUs: the server's CPU µs per request }. */
 function wrk(port, path, script, connections = CONNECTIONS) {
+  const pid = PIDS.get(port);
+  const ticks = pid ? cpuTicks(pid) : 0;
   const args = ['-t', String(THREADS), '-c', String(connections), '-d', `${SECONDS}s`, '--latency'];
   if (script) args.push('-s', script);
   args.push(`http://127.0.0.1:${port}${path}`);
   const out = execFileSync('wrk', args, { encoding: 'utf8' });
+  const requests = Number((/(\d+) requests in/.exec(out) ?? [0, 0])[1]);
+  const cpuUs = pid && requests ? ((cpuTicks(pid) - ticks) / TICKS_PER_S) * 1e6 / requests : NaN;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
   const lat = (label) => {
     const m = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
@@ -56,7 +73,7 @@ function wrk(port, path, script, connections = CONNECTIONS) {
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const errors = socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
   const non2xx = Number((/Non-2xx or 3xx responses: (\d+)/.exec(out) ?? [0, 0])[1]);
-  return { rps, p50: lat('50'), p99: lat('99'), errors, non2xx };
+  return { rps, p50: lat('50'), p99: lat('99'), errors, non2xx, cpuUs };
 }
 
 /** One keep-alive HTTP exchange; resolves with the body text. */
@@ -127,6 +144,7 @@ async function startBaselines(canned) {
     }).listen(${rawPort}, '127.0.0.1');`]);
   await waitForPort(httpPort);
   await waitForPort(rawPort);
+  PIDS.set(httpPort, httpBase.pid).set(rawPort, rawBase.pid);
   return { httpPort, rawPort, children: [httpBase, rawBase] };
 }
 
@@ -155,6 +173,7 @@ function loadTable(cases) {
   const bareIndex = cases.findIndex(([name]) => name === 'bare node:http');
   const runs = cases.map(() => []);
   const ratios = cases.map(() => []);
+  const cpuRatios = cases.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     cases.forEach(([, port, path, script], i) => {
       if (i === bareIndex) return;
@@ -164,21 +183,27 @@ function loadTable(cases) {
       runs[bareIndex].push(bare);
       runs[i].push(r);
       ratios[i].push(r.rps / bare.rps);
+      cpuRatios[i].push(bare.cpuUs / r.cpuUs);
     });
   }
   const median = (list) => list.slice().sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
   const medianOf = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
-  const rows = cases.map(([name, , , , what], i) => [name, what, { ...median(runs[i]), ratio: i === bareIndex ? 1 : medianOf(ratios[i]) }]);
+  const rows = cases.map(([name, , , , what], i) => [name, what, {
+    ...median(runs[i]), ratio: i === bareIndex ? 1 : medianOf(ratios[i]),
+    cpuUs: medianOf(runs[i].map((r) => r.cpuUs)), cpuRatio: i === bareIndex ? 1 : medianOf(cpuRatios[i]),
+  }]);
   const byName = Object.fromEntries(rows.map(([name, , r]) => [name, r]));
   const floor = byName['raw node:net floor'];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   console.log(`wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, keep-alive, ${ROUNDS} rounds, each case paired with a bare node:http run just before it; medians; on ${cpus().length} × ${cpu}, node ${process.version}`);
   console.log('Same wrk command and same request bytes for the simulator and the baselines: GET sends only Host;');
   console.log('PUT adds Content-Type: application/json and Content-Length: 13 with {"value": 12}.');
-  console.log('| case | request → answer | req/s | p50 ms | p99 ms | socket errors | non-2xx | × node:http GET (paired) | × raw floor |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('Server CPU: the user + system time of the server process (/proc) per request answered, and node:http GET\'s over it, paired.');
+  console.log('| case | request → answer | req/s | p50 ms | p99 ms | socket errors | non-2xx | × node:http GET (paired) | × raw floor | server CPU µs/req | × node:http GET in CPU (paired) |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [name, what, r] of rows) {
-    console.log(`| ${name} | ${what} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.non2xx} | ${r.ratio.toFixed(2)} | ${(r.ratio / floor.ratio).toFixed(2)} |`);
+    console.log(`| ${name} | ${what} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${r.non2xx} | ${r.ratio.toFixed(2)} | ` +
+      `${(r.ratio / floor.ratio).toFixed(2)} | ${r.cpuUs.toFixed(2)} | ${r.cpuRatio.toFixed(2)} |`);
   }
   printTargets(byName, byName['bare node:http']);
 }
@@ -207,6 +232,7 @@ async function main() {
   }
   const simPort = await freePort();
   const sim = startChild([join(ROOT, 'build/host-sim/main.js'), '--port', String(simPort), '--max-connections', '1024', '--no-state']);
+  PIDS.set(simPort, sim.pid);
   await waitForPort(simPort);
   // The canned baselines answer with a body of the same size as the sim's GET int answer.
   const sample = await fetchOnce(simPort, GET_INT);
