@@ -35,50 +35,95 @@ export function makeEntity<E extends EntityName>(ctx: SimContext, name: E, b: Be
   return build<ValuesOf<E>>(ctx, name, b);
 }
 
+/**
+ * What one operation is on this entity: whether the module has it, what it can do (CAN_* bits), its
+ * handlers, its limits and whether a register holds it. Worked out when a call names another
+ * operation than the last, in place: a request makes its calls (supports, limits, set, get) on one
+ * operation, so it looks it up in the behaviour tables once, not five times, and allocates nothing.
+ */
+class OpPlan {
+  op = '';
+  supported = false;
+  can = 0;
+  get: Getter | undefined = undefined;
+  set: Setter | undefined = undefined;
+  run: Runner | undefined = undefined;
+  limits: OpLimits | undefined = undefined;
+  register = false;
+}
+
+/** The plan of an operation by its name (one plan per entity, refilled for another operation). */
+function planner<V extends ValueMap>(ctx: SimContext, name: EntityName, b: Behaviour<V>): (op: string) => OpPlan {
+  const handlers = b as Behaviour<ValueMap> as {
+    readonly get?: { readonly [op: string]: Getter | undefined };
+    readonly set?: { readonly [op: string]: Setter | undefined };
+    readonly run?: { readonly [op: string]: Runner | undefined };
+    readonly limits?: { readonly [op: string]: OpLimits | undefined };
+  };
+  const plan = new OpPlan();
+  return (op: string): OpPlan => {
+    if (op === plan.op) return plan;
+    // A register is read and written plainly; a handler does the rest.
+    plan.register = b.registers?.has(op) === true;
+    plan.get = handlers.get?.[op];
+    plan.set = handlers.set?.[op];
+    plan.run = handlers.run?.[op];
+    plan.can = (plan.register ? CAN_READ | CAN_WRITE : 0) | (plan.get ? CAN_READ : 0) | (plan.set ? CAN_WRITE : 0) | (plan.run ? CAN_RUN : 0);
+    plan.limits = handlers.limits?.[op];
+    plan.supported = supportsOp(ctx.profile, name, op);
+    plan.op = op;
+    return plan;
+  };
+}
+
 function build<V extends ValueMap>(ctx: SimContext, name: EntityName, b: Behaviour<V>): EntityHal<V> {
   type Op = keyof V & string;
   const count = ctx.count(name);
-  const supports = (op: Op): boolean => supportsOp(ctx.profile, name, op);
-  // A register is read and written plainly; a handler does the rest.
-  const can = (op: Op): number => {
-    const reg = b.registers?.has(op) ? CAN_READ | CAN_WRITE : 0;
-    return reg | (b.get?.[op] ? CAN_READ : 0) | (b.set?.[op] ? CAN_WRITE : 0) | (b.run?.[op] ? CAN_RUN : 0);
-  };
+  const planOf = planner(ctx, name, b);
   // get and set are typed per operation by their first signature (EntityHal<V>); the second is what
   // runs. A handler is typed by its operation (Behaviour<V>); a register holds the value set() was
   // given, or its default: the register file is the one store kept erased (HalValue), as persisted.
+  // The plan (planner) is shared: what a call needs of it is read before anything that may call
+  // the entity again (the physics brought up to date, a handler).
   function get<K extends Op>(index: number, op: K, params: readonly number[]): V[K];
   function get(index: number, op: Op, params: readonly number[]): HalValue | void {
-    enter(name, index, count, op, supports(op));
-    const h = b.get?.[op];
+    const p = planOf(op);
+    const h = p.get;
+    const register = p.register;
+    enter(name, index, count, op, p.supported);
     // A plain setting does not change with time: only derived values need the physics brought up to now.
     if (h) {
       ctx.advance();
       return h(index, params);
     }
-    if (b.registers?.has(op)) return b.registers.read(index, op, params);
+    if (register) return b.registers!.read(index, op, params);
     throw cannot(name, op, CAN_READ);
   }
   function set<K extends Op>(index: number, op: K, params: readonly number[], value: V[K]): void {
-    enter(name, index, count, op, supports(op));
+    const p = planOf(op);
+    const h = p.set;
+    enter(name, index, count, op, p.supported);
     // An action's value (void) is never set: the API core sends PUT only to routes with a put code.
     if (value === undefined) throw cannot(name, op, CAN_WRITE);
-    checkSet(name, index, op, can(op), b.limits?.[op], value);
+    checkSet(name, index, op, p.can, p.limits, value);
     ctx.touch();
-    const h = b.set?.[op];
     if (h) return h(index, params, value);
     b.registers!.write(index, op, params, value); // checkSet found a register
   }
   return {
     count,
-    supports,
+    supports: (op: Op) => planOf(op).supported,
     limit: (index: number, param: string) => (b.limit ? b.limit(index, param) : 0),
-    limits: (op: Op) => publishedLimits(can(op), b.limits?.[op]),
+    limits: (op: Op) => {
+      const p = planOf(op);
+      return publishedLimits(p.can, p.limits);
+    },
     get,
     set,
     run(index: number, op: Op, params: readonly number[]): void {
-      enter(name, index, count, op, supports(op));
-      const h = b.run?.[op];
+      const p = planOf(op);
+      const h = p.run;
+      enter(name, index, count, op, p.supported);
       if (!h) throw cannot(name, op, CAN_RUN);
       ctx.touch();
       h(index, params);

@@ -188,7 +188,11 @@ function parseOperation(path: string, at: number, end: number, given: number, op
     return miss(path, out, MISS_OPERATION, new ApiError(aErrInvalidOption,
       `${entity}/${name} takes ${paramShapes(routeForms(entity, name)!)}; got ${given} path parameter${given === 1 ? '' : 's'}`));
   }
-  out.op = op;
+  // The table's own strings, not the ones cut from the path: the HAL's lookups of them (supports,
+  // limits, get, set) are then by identity on Node, where a cut string is compared by content.
+  const route = forms.routes[0];
+  out.entity = route.entity;
+  out.op = route.op;
   out.forms = forms;
   return out;
 }

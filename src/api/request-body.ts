@@ -31,12 +31,14 @@ export function bodyValue(body: object | ApiError | null): { value: unknown } | 
 /**
  * The usual body, `{"value": <integer>}` or `{"value": "<text without escapes>"}` with no other
  * whitespace, read by hand: on Node JSON.parse costs more than the rest of the body's work (under XS
- * a native call costs about ten bytecodes, hence startsWith rather than a walk over the key). null
+ * a native call costs about ten bytecodes, hence indexOf rather than a walk over the key). null
  * for anything else (a fraction, an escape, another member, a fault...): JSON.parse reads it as before.
  */
 function quickBody(text: string): { value: number | string } | null {
-  let i = text.startsWith('{"value": ') ? 10 : text.startsWith('{"value":') ? 9 : -1;
-  if (i < 0) return null;
+  // indexOf, not startsWith: on Node (V8 11) a startsWith costs twice an indexOf; a text that does
+  // not start so is searched to its end, natively, before JSON.parse reads it anyway.
+  if (text.indexOf('{"value":') !== 0) return null;
+  let i = text.charCodeAt(9) === 32 ? 10 : 9;
   const last = text.length - 1;
   let value: number | string;
   let c = text.charCodeAt(i);
