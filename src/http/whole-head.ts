@@ -14,9 +14,13 @@ import type { HeadFields, HeadFraming } from './field-line';
 import type { RequestLineFields } from './request-line';
 import type { TextCodec } from '../util/text';
 
-/** Request line and field lines of RFC 9112 in their strict form: tchar names, visible-ASCII targets,
- * field values of visible ASCII, SP and HT, every line ended by CRLF, then the blank line. */
-const HEAD_SYNTAX = "^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+ \\/[!-~]* HTTP\\/1\\.[01]\\r\\n(?:[!#$%&'*+\\-.^_`|~0-9A-Za-z]+:[\\t -~]*\\r\\n)*\\r\\n$";
+/**
+ * Request line and field lines of RFC 9112 in their strict form: tchar names, visible-ASCII targets,
+ * field values of visible ASCII, SP and HT, every line ended by CRLF, then the blank line. Sticky
+ * and not anchored at the end: matched from the head's start, it stops at the blank line, and its
+ * lastIndex is where the head ends (no separate search for the blank line).
+ */
+const HEAD_SYNTAX = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+ \\/[!-~]* HTTP\\/1\\.[01]\\r\\n(?:[!#$%&'*+\\-.^_`|~0-9A-Za-z]+:[\\t -~]*\\r\\n)*\\r\\n";
 /** Host: reg-name / IP-literal characters and a port (syntax.ts isHostChar). */
 const HOST_SYNTAX = "^[0-9A-Za-z:[\\]\\-._~!$&'()*+,;=%]*$";
 
@@ -30,7 +34,7 @@ interface Patterns { readonly head: RegExp; readonly host: RegExp; readonly clos
 function patterns(): Patterns {
   const g = globalThis as { wholeHeadPatterns?: Patterns };
   return g.wholeHeadPatterns ?? (g.wholeHeadPatterns = Object.freeze({
-    head: new RegExp(HEAD_SYNTAX), host: new RegExp(HOST_SYNTAX), close: /(?:^|,)[ \t]*close[ \t]*(?:,|$)/i,
+    head: new RegExp(HEAD_SYNTAX, 'y'), host: new RegExp(HOST_SYNTAX), close: /(?:^|,)[ \t]*close[ \t]*(?:,|$)/i,
   }));
 }
 
@@ -85,27 +89,33 @@ type Fields = RequestLineFields & HeadFields;
  */
 export function takeWholeHead(data: Uint8Array, start: number, end: number, codec: TextCodec, out: Fields, framing: HeadFraming): number {
   if (codec.latin1) {
-    // One char per byte: the blank line is found natively in the text, at the bytes' offsets.
+    // One char per byte, the bytes after the head included: the pattern finds where the head ends,
+    // at the bytes' offsets.
     const text = codec.latin1(data, start, end - start > HEAD_MAX ? start + HEAD_MAX : end);
-    const blank = text.indexOf('\r\n\r\n');
-    if (blank < 0) return NOT_HANDLED;
-    const size = blank + 4;
-    return parseWholeHead(size === text.length ? text : text.slice(0, size), size, out, framing) === 0 ? start + size : NOT_HANDLED;
+    const re = patterns();
+    const head = re.head;
+    head.lastIndex = 0;
+    return head.test(text) && parseWholeHead(text, head.lastIndex, out, framing, re) === 0 ? start + head.lastIndex : NOT_HANDLED;
   }
   const whole = wholeHeadEnd(data, start, end);
   if (whole < 0) return NOT_HANDLED;
-  return parseWholeHead(codec.decode(data.subarray(start, whole)), whole - start, out, framing) === 0 ? whole : NOT_HANDLED;
+  // UTF-8: a head with other than ASCII has more bytes than chars, and is the byte path's.
+  const re = patterns();
+  const head = re.head;
+  head.lastIndex = 0;
+  const size = whole - start;
+  const text = codec.decode(data.subarray(start, whole));
+  return text.length === size && head.test(text) && head.lastIndex === size && parseWholeHead(text, size, out, framing, re) === 0
+    ? whole : NOT_HANDLED;
 }
 
 /**
- * Parse a whole head (the text of its bytes, blank line included) into `out` and `framing`: 0 when
- * done, NOT_HANDLED when the byte path must take it. `bytes` is its length in bytes.
+ * Parse the head that `text` starts with, `size` chars long and of the strict form (HEAD_SYNTAX),
+ * into `out` and `framing`: 0 when done, NOT_HANDLED when the byte path must take it.
  */
-export function parseWholeHead(text: string, bytes: number, out: Fields, framing: HeadFraming): number {
-  const re = patterns();
-  if (text.length !== bytes || !re.head.test(text)) return NOT_HANDLED;
+function parseWholeHead(text: string, size: number, out: Fields, framing: HeadFraming, re: Patterns): number {
   const eol = text.indexOf('\n') - 1; // CRLF: the pattern let no bare LF in
-  if (eol > REQUEST_LINE_MAX || text.length - eol - 2 > HEADER_BLOCK_MAX) return NOT_HANDLED;
+  if (eol > REQUEST_LINE_MAX || size - eol - 2 > HEADER_BLOCK_MAX) return NOT_HANDLED;
   const sp = text.indexOf(' ');
   const method = methodOf(text, sp);
   if (method === 'CONNECT') return NOT_HANDLED;
@@ -114,7 +124,7 @@ export function parseWholeHead(text: string, bytes: number, out: Fields, framing
   out.versionMinor = text.charCodeAt(eol - 1) - 48;
   framing.reset();
   let fields = 0;
-  for (let p = eol + 2; p < text.length - 2; fields++) {
+  for (let p = eol + 2; p < size - 2; fields++) {
     // The pattern let no LF in but after a CR: one char is searched for (on Node a two-char search
     // costs half as much again).
     const e = text.indexOf('\n', p) - 1;
