@@ -99,7 +99,9 @@ export function takeWholeHead(data: Uint8Array, start: number, end: number, code
   }
   const whole = wholeHeadEnd(data, start, end);
   if (whole < 0) return NOT_HANDLED;
-  // UTF-8: a head with other than ASCII has more bytes than chars, and is the byte path's.
+  // The patterns are made at the first whole head, not at the first byte (as in the branch above):
+  // a connection holding half a request makes nothing. UTF-8: a head with other than ASCII has more
+  // bytes than chars, and is the byte path's.
   const re = patterns();
   const head = re.head;
   head.lastIndex = 0;
