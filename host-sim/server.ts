@@ -46,6 +46,11 @@ export interface ServerOptions {
   idleTimeoutMs?: number;
   /** How long a closing socket may wait for its peer to take the last answer (ms); default 5000. */
   lingerMs?: number;
+  /**
+   * Read every socket into one shared buffer (default true). False: a Buffer per read through
+   * Node's 'data' events, the way taken anyway on a Node whose sockets lack the handle this needs.
+   */
+  sharedReadBuffer?: boolean;
 }
 
 export interface RunningServer {
@@ -71,6 +76,7 @@ interface Shared {
   readonly lingerMs: number;
   readonly maxConnections: number;
   readonly idleTimeoutMs: number | undefined;
+  readonly sharedReadBuffer: boolean;
 }
 
 /** The Connection's transport over a node:net socket; `flushed` runs once a write reaches the kernel. */
@@ -95,8 +101,8 @@ function socketTransport(socket: net.Socket, lingerMs: number, flushed: () => vo
   };
 }
 
-/** A new socket: a Connection of its own, admitted to a slot or refused with 503. */
-function adopt(socket: net.Socket, shared: Shared): void {
+/** A new socket: a Connection of its own, admitted to a slot or refused with 503 (then it reads nothing). */
+function adopt(socket: net.Socket, shared: Shared): Connection {
   socket.setNoDelay(true);
   socket.on('error', () => socket.destroy());
   // Each write's bytes handed to the kernel: a streamed description makes its next pieces.
@@ -112,19 +118,55 @@ function adopt(socket: net.Socket, shared: Shared): void {
   });
   if (!shared.slots.admit(connection, shared.now())) {
     connection.refuse(503, `server busy: all ${shared.maxConnections} connections are answering or receiving a request`, 1);
-    return;
+    return connection;
   }
   socket.on('drain', () => socket.resume());
-  socket.on('data', (chunk) => {
-    // One clock reading for everything these bytes set off (read-clock.ts).
-    wallClock.hold();
-    try {
-      connection.receive(chunk);
-    } finally {
-      wallClock.release();
-    }
-  });
   socket.on('end', () => connection.end());
+  return connection;
+}
+
+/**
+ * Every socket reads into this one buffer (Node's `onread`), not into a new Buffer per read pushed
+ * through the stream machinery: about 1.5 µs less CPU a request (README §Performance). One buffer
+ * does for all: a read is handled before the next begins, and Connection.receive keeps nothing of
+ * its bytes after the call.
+ */
+const READ_BUFFER = Buffer.alloc(64 * 1024);
+
+/** Internals `onread` needs on an accepted socket (Node 20): its libuv handle, taken over by a new Socket. */
+interface HandleOwner {
+  _handle: object | null;
+}
+
+/**
+ * Serve an accepted socket, reading into READ_BUFFER. Node offers `onread` only to sockets it
+ * creates, so a new Socket takes over the accepted one's handle; should a Node lack the handle,
+ * the accepted socket's own 'data' events feed the connection instead.
+ */
+function serve(accepted: net.Socket, shared: Shared): void {
+  const owner = accepted as unknown as HandleOwner;
+  const handle = owner._handle;
+  if (!handle || !shared.sharedReadBuffer) {
+    const connection = adopt(accepted, shared);
+    accepted.on('data', (chunk: Buffer) => received(connection, chunk, chunk.length));
+    accepted.resume();
+    return;
+  }
+  owner._handle = null;
+  accepted.destroy(); // the husk: its handle lives on in `socket`
+  // The callback runs only once reading has begun, after `connection` is set.
+  const options = { handle, onread: { buffer: READ_BUFFER, callback: (n: number) => received(connection, READ_BUFFER, n) } };
+  const connection = adopt(new net.Socket(options as net.SocketConstructorOpts), shared);
+}
+
+/** A socket's bytes bytes[0, end): one clock reading for everything they set off (read-clock.ts). */
+function received(connection: Connection, bytes: Uint8Array, end: number): void {
+  wallClock.hold();
+  try {
+    connection.receive(bytes, end);
+  } finally {
+    wallClock.release();
+  }
 }
 
 /** Start serving; resolves once listening (port 0 picks a free port). */
@@ -139,9 +181,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const sockets = new Set<net.Socket>();
   const shared: Shared = {
     api, slots, sockets, now: options.now ?? wallClock.now, lingerMs: options.lingerMs ?? 5000, maxConnections,
-    idleTimeoutMs: options.idleTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs, sharedReadBuffer: options.sharedReadBuffer ?? true,
   };
-  const server = net.createServer((socket) => adopt(socket, shared));
+  // Paused: nothing is read before serve() chooses how the socket reads.
+  const server = net.createServer({ pauseOnConnect: true }, (socket) => serve(socket, shared));
 
   // One timer for every connection's head and body deadlines (408) and idle timeout, and the ticks
   // of event streams: 100 ms, the shortest event interval.

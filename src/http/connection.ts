@@ -90,18 +90,18 @@ export class Connection implements SlotHolder {
     return this.parser.bytesHeld;
   }
 
-  /** Feed any split of the incoming byte stream. */
-  receive(bytes: Uint8Array): void {
+  /** Feed any split of the byte stream, bytes[0, end); none of it is kept after the call (held input is copied). */
+  receive(bytes: Uint8Array, end = bytes.length): void {
     const parser = this.parser;
     let offset = 0;
     this.lastActivity = this.now();
     if (this.body.active) {
-      if (this.body.ends) this.hold(bytes, 0); // answered once the stream has ended
+      if (this.body.ends) this.hold(bytes, 0, end); // answered once the stream has ended
       return; // an event stream's connection reads nothing more
     }
-    while (!this.closed && !this.body.active && offset < bytes.length) {
+    while (!this.closed && !this.body.active && offset < end) {
       const wasStarted = parser.started;
-      const result = parser.feed(bytes, offset, bytes.length);
+      const result = parser.feed(bytes, offset, end);
       offset += parser.consumed;
       if (!wasStarted && parser.started) {
         this.headStartedAt = this.lastActivity;
@@ -116,7 +116,7 @@ export class Connection implements SlotHolder {
         if (parser.expectContinue) this.transport.write(this.codec.encode(CONTINUE));
       }
     }
-    if (this.body.active && this.body.ends && offset < bytes.length) this.hold(bytes, offset);
+    if (this.body.active && this.body.ends && offset < end) this.hold(bytes, offset, end);
   }
 
   /** The transport took bytes (a drain): a finite stream makes its next pieces now, not at the tick. */
@@ -251,16 +251,16 @@ export class Connection implements SlotHolder {
   }
 
   /** Keep request bytes that came during a finite stream (bounded: beyond it, close after the stream). */
-  private hold(bytes: Uint8Array, from: number): void {
+  private hold(bytes: Uint8Array, from: number, end: number): void {
     const held = this.held;
-    const size = (held ? held.length : 0) + bytes.length - from;
+    const size = (held ? held.length : 0) + end - from;
     if (size > HELD_MAX) {
       this.body.closes = true;
       return;
     }
     const next = new Uint8Array(size);
     if (held) next.set(held, 0);
-    next.set(from ? bytes.subarray(from) : bytes, held ? held.length : 0);
+    next.set(bytes.subarray(from, end), held ? held.length : 0);
     this.held = next;
   }
 
