@@ -149,10 +149,11 @@ function parseWholeHead(text: string, size: number, out: Fields, framing: HeadFr
  * made, and the method's later compares are by identity on Node (a fresh string is compared by content).
  */
 function methodOf(text: string, sp: number): string {
-  if (sp === 3 && text.charCodeAt(1) === 69 && text.charCodeAt(2) === 84) { // ?ET
+  if (sp === 3 && text.charCodeAt(2) === 84) { // ??T
     const first = text.charCodeAt(0);
-    if (first === 71) return 'GET';
-    if (first === 80) return 'PUT';
+    const second = text.charCodeAt(1);
+    if (first === 71 && second === 69) return 'GET';
+    if (first === 80 && second === 85) return 'PUT';
   }
   return text.slice(0, sp);
 }
