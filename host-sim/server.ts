@@ -127,7 +127,7 @@ function adopt(socket: net.Socket, shared: Shared): Connection {
 
 /**
  * Every socket reads into this one buffer (Node's `onread`), not into a new Buffer per read pushed
- * through the stream machinery: about 1.5 µs less CPU a request (README §Performance). One buffer
+ * through the stream machinery: 1.2–2.6 µs less CPU a request (README §Performance). One buffer
  * does for all: a read is handled before the next begins, and Connection.receive keeps nothing of
  * its bytes after the call.
  */
