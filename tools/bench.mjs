@@ -83,6 +83,18 @@ function wrk(port, path, script, connections = CONNECTIONS, seconds = SECONDS) {
   return { rps, p50: lat('50'), p99: lat('99'), errors, non2xx, cpuUs };
 }
 
+/** The middle value of a list of numbers (the upper one of an even count). */
+function medianOf(list) {
+  return list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
+}
+
+/** Runs a() and b() back to back, b() first when `bFirst`; returns their results as [a's, b's]. */
+function inTurn(bFirst, a, b) {
+  if (!bFirst) return [a(), b()]; // array elements are evaluated left to right
+  const second = b();
+  return [a(), second];
+}
+
 function luaPut(body) {
   const file = join(tmp, `put-${Math.random().toString(16).slice(2)}.lua`);
   writeFileSync(file, `wrk.method = "PUT"\nwrk.body = '${body}'\nwrk.headers["Content-Type"] = "application/json"\n`);
@@ -157,8 +169,7 @@ function loadTable(cases) {
       // server in each round is not the one to pay it (bare node:http runs in every pair).
       if (port !== warmPort) wrk(port, path, script);
       warmPort = port;
-      let bare, r;
-      if (round % 2 === 0) { bare = wrk(bPort, bPath, null); r = wrk(port, path, script); } else { r = wrk(port, path, script); bare = wrk(bPort, bPath, null); }
+      const [bare, r] = inTurn(round % 2 === 1, () => wrk(bPort, bPath, null), () => wrk(port, path, script));
       runs[bareIndex].push(bare);
       runs[i].push(r);
       ratios[i].push(r.rps / bare.rps);
@@ -166,7 +177,6 @@ function loadTable(cases) {
     });
   }
   const median = (list) => list.slice().sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
-  const medianOf = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
   const rows = cases.map(([name, , , , what], i) => [name, what, {
     ...median(runs[i]), ratio: i === bareIndex ? 1 : medianOf(ratios[i]),
     cpuUs: medianOf(runs[i].map((r) => r.cpuUs)), cpuRatio: i === bareIndex ? 1 : medianOf(cpuRatios[i]),
@@ -193,27 +203,25 @@ function loadTable(cases) {
  * second), PUT_SECONDS each; the median of the pairs' ratios. Two adjacent runs share the machine's
  * state of that moment. The ratio of the two cases' medians above compares runs several seconds
  * apart, each through its own node:http run: four noisy runs, not two (on a shared 2-core machine
- * it moved from 0.82 to 0.95 between runs of the same code).
+ * it moved between 0.80 and 1.18 in runs of the same code).
  */
 function putOverGet(cases) {
   const [, port, getPath] = cases.find(([name]) => name === 'host-sim GET int');
   const [, , putPath, putScript] = cases.find(([name]) => name === 'host-sim PUT');
   const ratios = [];
   const cpuRatios = [];
+  const runGet = () => wrk(port, getPath, null, CONNECTIONS, PUT_SECONDS);
+  const runPut = () => wrk(port, putPath, putScript, CONNECTIONS, PUT_SECONDS);
   for (let i = 0; i < PUT_PAIRS; i++) {
-    const runGet = () => wrk(port, getPath, null, CONNECTIONS, PUT_SECONDS);
-    const runPut = () => wrk(port, putPath, putScript, CONNECTIONS, PUT_SECONDS);
-    let get, put;
-    if (i % 2 === 0) { get = runGet(); put = runPut(); } else { put = runPut(); get = runGet(); }
+    const [get, put] = inTurn(i % 2 === 1, runGet, runPut);
     ratios.push(put.rps / get.rps);
     cpuRatios.push(get.cpuUs / put.cpuUs);
   }
   const sorted = ratios.slice().sort((a, b) => a - b);
-  const median = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
   console.log(`\nPUT / GET int back to back: ${PUT_PAIRS} pairs of wrk -c${CONNECTIONS} -d${PUT_SECONDS}s runs on the simulator, in alternating order`);
   console.log(`  req/s ratios, sorted: ${sorted.map((r) => r.toFixed(2)).join(' ')}`);
-  console.log(`  median ${median(ratios).toFixed(3)}; in server CPU per request, median ${median(cpuRatios).toFixed(3)}`);
-  return median(ratios);
+  console.log(`  median ${medianOf(ratios).toFixed(3)}; in server CPU per request, median ${medianOf(cpuRatios).toFixed(3)}`);
+  return medianOf(ratios);
 }
 
 /**
