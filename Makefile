@@ -10,79 +10,91 @@ TSC := node_modules/.bin/tsc
 ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
 
-.PHONY: all sim test build gen check lint clean bench fuzz bench-xs bench-instr soak browser
+.PHONY: all help sim test build gen check lint clean bench fuzz bench-xs bench-instr soak browser
 
 all: test
+
+# `make help`: every target with a `## ` description, one line each.
+help: ## list the targets
+	@awk -F':.*## ' '/^[a-z][a-z-]*:.*## / { printf "  make %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
 # Compiles what is committed; generated files are not remade here (make gen), so that
-# tests/generated.test.ts can tell when one is stale.
-build: $(NPM_STAMP)
-	$(TSC) -p tsconfig.json
+# tests/generated.test.ts can tell when one is stale. Nothing runs when no source changed since the
+# last build (the stamp), and tsc recompiles only what a change touches (its build info in build/).
+TS_SOURCES := $(shell find src hal host-sim tests -name '*.ts')
+BUILD_STAMP := build/.built
+TSC_BUILD := $(TSC) -p tsconfig.json --incremental --tsBuildInfoFile build/.tsbuildinfo
+
+build: $(BUILD_STAMP) ## compile the TypeScript into build/
+
+$(BUILD_STAMP): $(NPM_STAMP) tsconfig.json $(TS_SOURCES)
+	$(TSC_BUILD)
+	@touch $@
 
 # Regenerates every generated file from its source (tests/generated.test.ts fails until it is run):
 #   spec/operations.tsv -> src/api/route-table.ts, hal/entity-ops.ts, hal/entity-values.ts
 #   web/                -> resources/console.html.gz (the page, stored once), src/web/console-page.ts (its ETag, sizes)
 #   the route table     -> resources/openapi-sim.json.gz, resources/openapi-device.json.gz (after tsc)
-gen: $(NPM_STAMP)
+gen: $(NPM_STAMP) ## regenerate every generated file from its source
 	node tools/gen-route-table.mjs
 	node tools/build-console.mjs
-	$(TSC) -p tsconfig.json
+	$(TSC_BUILD)
 	node tools/gen-openapi.mjs
 
 # Device-side code type-checks with no Node types at all.
-check: $(NPM_STAMP)
+check: $(NPM_STAMP) ## type-check the device-side code with no Node types
 	$(TSC) -p tsconfig.device.json
 
 # ESLint with typescript-eslint (eslint.config.mjs): typescript-eslint's recommended rules, 300 lines
 # a file, 60 a function, and no Node in device code. No type information, so it takes seconds.
-lint: $(NPM_STAMP)
+lint: $(NPM_STAMP) ## ESLint: recommended rules, 300 lines a file, 60 a function
 	$(ESLINT) --max-warnings 0 .
 
-test: build check check-moddable browser lint
+test: build check check-moddable browser lint ## run every test (Node, XS, Chromium), installing what is needed
 	$(MOCHA) --reporter dot --exit 'build/tests/**/*.test.js'
 
 # The browser tests (tests/browser.test.ts, tests/console-browser.test.ts) drive Debian's chromium
 # (installed here when missing) through playwright-core.
-browser:
+browser: ## install Debian's chromium when missing (for the browser tests)
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
 
-sim: build
-	node build/host-sim/main.js $(SIM_ARGS)
+sim: build ## start the simulator on http://127.0.0.1:9005 (options: SIM_ARGS="...")
+	@node build/host-sim/main.js $(SIM_ARGS)
 
 
 # HTTP load benchmark with wrk (Debian package, installed here when missing) against the
 # simulator and two baselines the script starts itself. See README.md §Performance.
-bench: build
+bench: build ## HTTP load with wrk against two baselines (docs/performance.md)
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/bench.mjs
 
 # Machine instructions per request of the simulator's request path (valgrind's callgrind, Debian
 # package, installed here when missing): a count that does not move with the machine's load.
-bench-instr: build
+bench-instr: build ## machine instructions per request (valgrind callgrind)
 	@command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind; }
 	node tools/bench-instr.mjs
 
 # Memory of the simulator over 1,000,000 requests (RSS from /proc).
-soak: build
+soak: build ## memory of the simulator over 1,000,000 requests
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/soak.mjs
 
 # Cost of the device-side request path inside the real XS engine (computrons, heap, bundle size),
 # then of one event-stream tick and of serving the console page (tools/bench-events-xs.mjs).
-bench-xs: build
+bench-xs: build ## cost of the request path under the real XS engine
 	node tools/bench-xs.mjs
 	node tools/bench-events-xs.mjs
 
 # Long property-based fuzzing of the HTTP core (make test runs a short pass of the same properties).
 FUZZ_RUNS ?= 100000
-fuzz: build
+fuzz: build ## long property-based fuzzing of the HTTP core (FUZZ_RUNS)
 	FUZZ_RUNS=$(FUZZ_RUNS) $(MOCHA) --timeout 0 build/tests/fuzz.test.js
 
-clean:
+clean: ## remove build/
 	rm -rf build
 
 # ---- Device build (Moddable SDK) -----------------------------------------------------------------
@@ -114,14 +126,14 @@ moddable-tools:
 	@command -v mcconfig >/dev/null || { echo "make device, device-budget: mcconfig is not on PATH (add \$$MODDABLE/build/bin/lin/release)" >&2; exit 1; }
 	@if [ -n "$(DEVICE_BUILD_DIR)" ]; then mkdir -p "$(DEVICE_BUILD_DIR)"; fi
 
-device: $(NPM_STAMP) moddable-tools
+device: $(NPM_STAMP) moddable-tools ## firmware with the Moddable SDK (PLATFORM=esp32 or lin)
 	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -m -p $(PLATFORM) $(MCCONFIG_OUT) $(MCCONFIG_ARGS) manifest.json
 
 # A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.
-device-budget: $(NPM_STAMP) moddable-tools
+device-budget: $(NPM_STAMP) moddable-tools ## desktop-host build inside the module's fixed XS heap
 	rm -f "$(or $(DEVICE_BUILD_DIR),$$MODDABLE/build)"/tmp/lin/mc/*/brainstem-rest-budget/mc.xs.c
 	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -m -p lin $(MCCONFIG_OUT) $(MCCONFIG_ARGS) budget/manifest.json
 
 # Device code (src/**, hal/types, hal/device/**) type-checked against the Moddable SDK typings.
-check-moddable: $(NPM_STAMP)
+check-moddable: $(NPM_STAMP) ## type-check device code against the Moddable typings
 	$(TSC) -p tsconfig.moddable.json

@@ -7,19 +7,15 @@
 import { startServer } from './server';
 import { buildDevices } from './devices';
 import { parseOptions, UsageError, USAGE, type SimConfig } from './options';
+import { fail, listenError } from './cli';
 import { serialText } from '../src/api/serial';
-
-function fail(message: string): never {
-  console.error(`error: ${message}\n${USAGE}`);
-  process.exit(2);
-}
 
 async function main(): Promise<void> {
   let config: SimConfig;
   try {
     config = parseOptions(process.argv.slice(2));
   } catch (e) {
-    if (e instanceof UsageError) fail(e.message);
+    if (e instanceof UsageError) fail(e.message, e.hints);
     throw e;
   }
   if (config.help) {
@@ -30,7 +26,7 @@ async function main(): Promise<void> {
   const built = buildDevices(config.devices, config.state);
   const running = await startServer({
     port, host, devices: built.map((d) => d.module), access: config.access, maxConnections: config.maxConnections,
-  }).catch((e: Error) => fail(`cannot listen on ${host}:${port}: ${e.message}`));
+  }).catch((e: NodeJS.ErrnoException) => fail(listenError(e, host, port)));
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${running.port}`;
   if (built.length === 1) {
     const m = built[0].module;

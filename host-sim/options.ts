@@ -1,5 +1,5 @@
 // The simulator's command line, parsed into a plain description of what to run (no side effects, so
-// tests check it directly). Errors throw UsageError; main.ts prints them with the usage text.
+// tests check it directly). Errors throw UsageError; main.ts prints them as one line (cli.ts).
 
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -7,6 +7,9 @@ import { parseArgs } from 'node:util';
 import { findProfile, PROFILES, type SimProfile } from '../hal/sim/index';
 import { parseSerial } from '../src/api/serial';
 import type { AccessOptions } from '../src/api/access';
+import { parseArgsProblem, UsageError } from './cli';
+
+export { UsageError };
 
 export const DEFAULT_SERIAL = 0x1234abcd;
 export const MAX_DEVICES = 64;
@@ -31,8 +34,6 @@ export const USAGE = `usage: node build/host-sim/main.js [options]
   --token-reads         require the token for reads (GET, HEAD) too
   --max-connections N   connections served at once (default 256)
   --help                this text`;
-
-export class UsageError extends Error {}
 
 export type StatePlan =
   | { kind: 'memory' }
@@ -104,7 +105,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw parseArgsProblem(e as Error, USAGE);
   }
   return {
     help: values.help === true,
