@@ -10,7 +10,7 @@ TSC := node_modules/.bin/tsc
 ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
 
-.PHONY: all help sim test build gen check lint clean bench fuzz bench-xs bench-instr soak browser
+.PHONY: all help sim test build gen check lint clean bench fuzz bench-xs bench-instr soak browser examples-deps
 
 all: test
 
@@ -54,8 +54,14 @@ check: $(NPM_STAMP) ## type-check the device-side code with no Node types
 lint: $(NPM_STAMP) ## ESLint: recommended rules, 300 lines a file, 60 a function
 	$(ESLINT) --max-warnings 0 .
 
-test: build check check-moddable browser lint ## run every test (Node, XS, Chromium), installing what is needed
+test: build check check-moddable browser examples-deps lint ## run every test (Node, XS, Chromium), installing what is needed
 	$(MOCHA) --reporter dot --exit 'build/tests/**/*.test.js'
+
+# The client examples (examples/, run by tests/examples.test.ts) need curl and Python's requests
+# (Debian packages, installed here when missing).
+examples-deps: ## install curl and python3-requests when missing (for the client examples)
+	@command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl; }
+	@python3 -c 'import requests' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-requests; }
 
 # The browser tests (tests/browser.test.ts, tests/console-browser.test.ts) drive Debian's chromium
 # (installed here when missing) through playwright-core.
