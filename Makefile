@@ -1,4 +1,4 @@
-# Two commands do everything on a fresh machine (README.md):
+# Two commands do everything on a fresh machine (README.md); `make help` lists every target:
 #   make sim    start the desktop simulator serving the API (http://127.0.0.1:9005)
 #   make test   run every test (Node and XS), installing what is needed first
 # Each target installs the npm dependencies first when package.json or the lock file changed.
@@ -73,7 +73,7 @@ sim: build ## start the simulator on http://127.0.0.1:9005 (options: SIM_ARGS=".
 
 
 # HTTP load benchmark with wrk (Debian package, installed here when missing) against the
-# simulator and two baselines the script starts itself. See README.md §Performance.
+# simulator and two baselines the script starts itself (docs/performance.md).
 bench: build ## HTTP load with wrk against two baselines (docs/performance.md)
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/bench.mjs
