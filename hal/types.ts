@@ -56,7 +56,7 @@ export type HalValue = number | boolean | readonly number[] | Uint8Array | strin
 
 /**
  * What this module accepts for an operation beyond the route table's type and range columns
- * (DECISIONS.md §Self-description): published in the device description and enforced by the HAL
+ * (docs/api.md §What a module has and accepts): published in the device description and enforced by the HAL
  * from the same data. `readOnly`: the module cannot set it (PUT answers 501, `put` is not published).
  * `min`/`max` are integers (for L32 they bound each entry); `values` lists the accepted integers.
  */
@@ -113,7 +113,7 @@ export interface ModuleHal {
   now(): number;
   /**
    * Called once a response has been handed to the transport. A reset asked for by `system/reset`
-   * happens here, after its answer is on its way (DECISIONS.md §Responses).
+   * happens here, after its answer is on its way (docs/api.md §Answers).
    */
   afterResponse(): void;
 }

@@ -36,7 +36,7 @@ export interface ServerOptions {
   /**
    * Most connections served at once (default 256). At the cap a newcomer takes the slot of the
    * longest-idle connection or of the oldest partial request older than 2 s; else it is answered
-   * 503 with Retry-After: 1 (DECISIONS §HTTP/1.1, src/http/connection-slots.ts).
+   * 503 with Retry-After: 1 (docs/api.md §HTTP limits, src/http/connection-slots.ts).
    */
   maxConnections?: number;
   /** Millisecond clock for timeouts and slot ages (tests pass a fake one); default the wall clock, read once
@@ -127,7 +127,7 @@ function adopt(socket: net.Socket, shared: Shared): Connection {
 
 /**
  * Every socket reads into this one buffer (Node's `onread`), not into a new Buffer per read pushed
- * through the stream machinery: 1.2–2.6 µs less CPU a request (README §Performance). One buffer
+ * through the stream machinery: 1.2–2.6 µs less CPU a request (docs/performance.md). One buffer
  * does for all: a read is handled before the next begins, and Connection.receive keeps nothing of
  * its bytes after the call.
  */

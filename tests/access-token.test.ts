@@ -1,4 +1,4 @@
-// DECISIONS.md §Access control, the credential: bearer token for writes (optionally reads), its
+// docs/api.md §Access control, the credential: bearer token for writes (optionally reads), its
 // constant-time comparison, the 429 lockout with a fake clock, and where the settings come from.
 import { strict as assert } from 'node:assert';
 import * as http from 'node:http';

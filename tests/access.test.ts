@@ -1,4 +1,4 @@
-// DECISIONS.md §Access control (Host check, cross-site writes, CORS) and §HTTP/1.1 answer headers
+// docs/api.md §Access control (Host check, cross-site writes, CORS) and §HTTP limits answer headers
 // (Cache-Control, Date), through Api.handle with every header under the test's control.
 import { strict as assert } from 'node:assert';
 import { ask, HB, PATH, putHb, readHb, simWithApi } from './access-helpers';

@@ -1,5 +1,5 @@
 // The API handler through node:http request/response objects (node-mocks-http): addresses, value
-// forms, envelope, errors and statuses of DECISIONS.md.
+// forms, envelope, errors and statuses of docs/api.md.
 import { strict as assert } from 'node:assert';
 import { assertError, call, simApi, SERIAL } from './helpers';
 import { createSimModule } from '../hal/sim/index';

@@ -1,4 +1,4 @@
-// A real browser on the lab LAN (DECISIONS.md §Access control): headless Chromium (Debian's, installed
+// A real browser on the lab LAN (docs/api.md §Access control): headless Chromium (Debian's, installed
 // by `make test` when missing) loads an attacker page from another origin that fires <img>, fetch,
 // sendBeacon and forms at the simulator; then the API shows that nothing executed. A positive control
 // (the same page from an origin the operator allowed by CORS) proves the harness reaches the server.

@@ -1,4 +1,4 @@
-// The connection-slot policy at the cap (DECISIONS §HTTP/1.1) on its own with stand-in holders, and
+// The connection-slot policy at the cap (docs/api.md §HTTP limits) on its own with stand-in holders, and
 // the slot state and deadlines a Connection reports, on a fake clock.
 import { strict as assert } from 'node:assert';
 import {

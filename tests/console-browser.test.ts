@@ -13,7 +13,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.resolve(__dirname, '..', '..', 'build');
 
 /**
- * The description in the shape of DECISIONS.md §Self-description, from the route table: what the
+ * The description in the shape of docs/api.md §What a module has and accepts, from the route table: what the
  * page is written against. Used only while the simulator still answers the older list of names.
  */
 function upgradeDescription(body: { response: { entities: Record<string, { count: number; operations: unknown }> } }): unknown {

@@ -1,4 +1,4 @@
-// Fairness at the module's connection cap (DECISIONS §HTTP/1.1, issue 8): src/device/server.ts on the
+// Fairness at the module's connection cap (docs/api.md §HTTP limits): src/device/server.ts on the
 // fake ECMA-419 network and clock (tests/fakes), a cap of 4 and 48 attackers of one kind that re-open
 // what the server drops every 5 s. Every honest request (one every 500 ms, retried after
 // Retry-After on a 503) is answered, and succeeds within 2 s of its first try.

@@ -1,5 +1,5 @@
-// Published limits of the device HAL are exactly what it enforces (DECISIONS.md §Self-description,
-// issue 13): every operation of every entity of a board with every entity, through the Api, on the
+// Published limits of the device HAL are exactly what it enforces (docs/api.md §What a module has
+// and accepts): every operation of every entity of a board with every entity, through the Api, on the
 // fakes. For each published bound a value at it is accepted and one just outside is 400 aErrRange; an
 // operation the module only reads answers PUT with 501; a refusal that depends on the module's state is
 // 409 aErrMode with a message saying what to change.

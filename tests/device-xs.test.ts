@@ -15,7 +15,7 @@ import { dechunk } from './helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Slots a device module for the ESP32 DevKitC profile may retain (measured: 375; as closures per operation it was 3,093). */
+/** Slots a device module for the ESP32 DevKitC profile may retain (measured: 375). */
 const MODULE_SLOTS_MAX = 600;
 
 const ESP32_BOARD = {

@@ -1,4 +1,4 @@
-// The event stream (DECISIONS.md §Events): parsed off a real socket of the simulator's TCP server, and
+// The event stream (docs/api.md §Events): parsed off a real socket of the simulator's TCP server, and
 // its timing, idle comments and one-stream limit driven through a Connection with a test clock.
 import { strict as assert } from 'node:assert';
 import * as net from 'node:net';

@@ -1,7 +1,7 @@
-// Strict framing (DECISIONS §HTTP/1.1, RFC 9112) against request-smuggling and malformed-framing
+// Strict framing (docs/api.md §HTTP limits, RFC 9112) against request-smuggling and malformed-framing
 // cases (tests/smuggling-cases.ts), through a whole Connection and the real API, in one piece and
-// byte by byte. LLHTTP_MISSES are llhttp's strict request tests (test/request/*.md) that this server
-// used to get wrong; tools/http-corpus.mjs runs the whole llhttp corpus.
+// byte by byte. LLHTTP_MISSES are llhttp's strict request tests (test/request/*.md) that a lenient
+// parser gets wrong, run here one by one; tools/http-corpus.mjs runs the whole llhttp corpus.
 import { strict as assert } from 'node:assert';
 import { Connection } from '../src/http/connection';
 import type { HttpRequest, HttpResponse } from '../src/http/request';

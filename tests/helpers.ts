@@ -123,7 +123,7 @@ export function dechunk(bytes: Uint8Array): { body: Uint8Array; used: number; si
 }
 
 /**
- * GET /api/v1/device/{serial}'s `response` made whole, as it was before it was streamed (one string per
+ * GET /api/v1/device/{serial}'s `response` made whole rather than streamed (one string per
  * entity from operationJson, joined): the reference the streamed pieces must equal byte for byte.
  */
 export function wholeDescription(d: ModuleHal): string {

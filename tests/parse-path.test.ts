@@ -1,5 +1,5 @@
 // parsePath alone (src/api/parse-path.ts): a path in, an Address out (with its fault of form and
-// where it lies), no device, no HAL. Table-driven: every row is a path and what DECISIONS.md
+// where it lies), no device, no HAL. Table-driven: every row is a path and what docs/api.md
 // §Addresses says it names.
 import { strict as assert } from 'node:assert';
 import {

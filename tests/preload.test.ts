@@ -1,4 +1,4 @@
-// Real preloading (issue 12): every device-side module is named in manifest.json's "preload" list, so
+// Real preloading: every device-side module is named in manifest.json's "preload" list, so
 // the Moddable build runs it at build time and keeps its code and frozen data in flash. mcconfig
 // matches a "*" preload pattern against JavaScript files only, so a TypeScript module behind a pattern
 // is silently loaded into RAM at boot instead: patterns are refused here. The list of device-side

@@ -1,4 +1,4 @@
-// What is published is exactly what is enforced (DECISIONS.md §Self-description), walked for every
+// What is published is exactly what is enforced (docs/api.md §What a module has and accepts), walked for every
 // operation of every simulator profile: GET /api/v1/device/{serial} is read, then for each settable
 // operation with min/max or values, at every instance, each published bound is accepted and the
 // integer just outside is refused 400 aErrRange (for values: every non-member next to a member).

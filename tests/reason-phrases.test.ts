@@ -1,6 +1,5 @@
 // Every status the server sends carries its RFC 9110 reason phrase in the status line. The module and
-// the simulator share this table; 406 (a module asked for the OpenAPI document without gzip) used to go
-// out as "406 Unknown".
+// the simulator share this table, 406 included (a module asked for the OpenAPI document without gzip).
 import { strict as assert } from 'node:assert';
 import { reasonPhrase } from '../src/http/response-writer';
 

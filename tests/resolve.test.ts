@@ -1,5 +1,5 @@
 // resolve (src/api/resolve.ts) with a tiny fake ModuleHal: the device a serial names, the entity's
-// HAL, the index against its count, and the 404s of DECISIONS.md §Addresses.
+// HAL, the index against its count, and the 404s of docs/api.md §Addresses.
 import { strict as assert } from 'node:assert';
 import { Address, ADDRESS_DEVICE, ADDRESS_DEVICES, ADDRESS_ROUTE, parsePath } from '../src/api/parse-path';
 import { lookup, resolve, Target } from '../src/api/resolve';

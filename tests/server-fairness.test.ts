@@ -1,4 +1,4 @@
-// Fairness at the connection cap (DECISIONS §HTTP/1.1, issue 8) against the simulator over real
+// Fairness at the connection cap (docs/api.md §HTTP limits) against the simulator over real
 // sockets: under slowloris, slow-body and idle keep-alive attackers, every honest request is
 // answered, and succeeds within 2 s (a client that honours Retry-After: 1). The small-cap tests run
 // on a fake clock so that seconds of attack take milliseconds; one test runs the default cap of 256

@@ -1,6 +1,6 @@
 // Module profiles: each is consistent data, and through the API the module has exactly the entities,
 // instance counts and operations its capability table says (404 aErrInvalidEntity, 404 aErrIndexRange,
-// 501 aErrUnimplemented per DECISIONS.md), and behaves as that kind of module.
+// 501 aErrUnimplemented per docs/api.md), and behaves as that kind of module.
 import { strict as assert } from 'node:assert';
 import {
   createSimModule, EVERYTHING, findProfile, MTM_PM_1, PROFILES, profileProblems, USBHUB3P, USBSTEM, type SimProfile,
@@ -90,7 +90,7 @@ describe('sim profiles: through the API', () => {
         }
       });
 
-      it('walks every route: 501 exactly where the capability table or DECISIONS says so, never a 500', async () => {
+      it('walks every route: 501 exactly where the capability table or docs/api.md says so, never a 500', async () => {
         const halEntities = createSimModule({ profile: x.profile }).entities as { [e: string]: any };
         for (const r of allRoutes()) {
           if (r.entity === 'system' && (r.op === 'reset' || r.op === 'resetdevicetofactorydefaults')) continue;

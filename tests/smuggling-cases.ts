@@ -1,4 +1,4 @@
-// Request-smuggling and strict-framing cases (RFC 9112, DECISIONS §HTTP/1.1), shared by
+// Request-smuggling and strict-framing cases (RFC 9112, docs/api.md §HTTP limits), shared by
 // tests/framing.test.ts and tools/http-corpus.mjs. Each row: a name, the bytes (Latin-1), and what
 // must happen: 'reject' (an error answer before anything runs), 'accept:N' (N requests reach the
 // API), or 'either:N' where the RFC allows both.

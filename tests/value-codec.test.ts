@@ -1,4 +1,4 @@
-// Value codecs: every accepted form and every edge of DECISIONS.md §Requests and §Responses.
+// Value codecs: every accepted form and every edge of docs/api.md §Requests and value forms and §Answers.
 import { strict as assert } from 'node:assert';
 import { decodeValue as decode, decodeInt, intType } from '../src/api/value-decode';
 import { formatValue as format } from '../src/api/value-format';

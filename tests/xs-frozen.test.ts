@@ -1,4 +1,4 @@
-// Frozen data in flash (issue 12): under a real XS engine, every module-level table of the device-side
+// Frozen data in flash: under a real XS engine, every module-level table of the device-side
 // core (route rows, the compiled route table, error names, reason phrases, integer types) is deep-frozen
 // and every class prototype is frozen, so a preloaded device build keeps them in flash (xsl warns
 // "not frozen" and copies the object into RAM otherwise).

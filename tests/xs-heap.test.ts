@@ -1,8 +1,8 @@
-// Memory guard (issue 12) that needs no Moddable SDK: under a real XS engine (xsnap), the device-side
+// Memory guard that needs no Moddable SDK: under a real XS engine (xsnap), the device-side
 // core (Api + 4 Connections + a shared codec, wired as src/device/main.ts wires them, over the simulated
 // module HAL, which is made before the baseline and not counted) with
 // every connection holding a half-received request retains at most a fixed number of heap slots and
-// of buffer bytes, and neither grows over 10,000 requests. README.md §Memory on the module has the
+// of buffer bytes, and neither grows over 10,000 requests. docs/module.md §Memory budget has the
 // numbers these bounds come from; they leave headroom over what was measured, not room for a leak.
 
 import { strict as assert } from 'node:assert';

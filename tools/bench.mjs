@@ -11,7 +11,7 @@
 // of a round follows an unmeasured warm-up run: a server idle for seconds starts slower.
 // Each run also reads the server process's CPU time from /proc: CPU µs per request answered, and
 // node:http's over the case's, paired likewise (less moved by the load generator's share of the machine).
-// It then says whether the targets of issue 11 are met in this run: every host-sim case at least
+// It then says whether the targets are met in this run: every host-sim case at least
 // 1.3 × bare node:http answering a GET (the strictest yardstick: node:http is slower on a PUT), and
 // PUT at least 0.9 × GET int, measured directly by back-to-back runs of the two (putOverGet); and, for
 // scale, what the raw floor itself does with a PUT over a GET.
@@ -198,7 +198,7 @@ function loadTable(cases) {
 }
 
 /**
- * PUT against GET int directly, as issue 11 asks: the two run back to back on the simulator,
+ * PUT against GET int directly: the two run back to back on the simulator,
  * PUT_PAIRS times, in alternating order (GET then PUT, then PUT then GET, so neither always runs
  * second), PUT_SECONDS each; the median of the pairs' ratios. Two adjacent runs share the machine's
  * state of that moment. The ratio of the two cases' medians above compares runs several seconds
@@ -266,7 +266,7 @@ async function main() {
   }
 }
 
-/** Issue 11's targets, judged on this run's paired ratios. */
+/** The targets (every simulator case >= 1.3 x node:http GET, PUT >= 0.9 x GET int), judged on this run's paired ratios. */
 function printTargets(byName, putGet) {
   const bare = byName['bare node:http'];
   const RATIO = 1.3;

@@ -84,7 +84,7 @@ for (const c of all) {
     if (judge(c, r2)) { why = 'rejected when the head ends'; r = r2; }
   }
   if (!why && !c.error && r.fail === 400 && /HTTP version|request target/.test(r.message) && !/HTTP\/1\.[01]\r\n/.test(c.input)) why = 'not HTTP/1.x (RTSP, HTTP/0.9): 400, RFC 9112 §2.3';
-  if (!why && !c.error && (r.fail === 400 || r.fail === 501) && /transfer coding/.test(r.message)) why = 'coding before chunked not supported: rejected (RFC 9112 §6.1, DECISIONS)';
+  if (!why && !c.error && (r.fail === 400 || r.fail === 501) && /transfer coding/.test(r.message)) why = 'coding before chunked not supported: rejected (RFC 9112 §6.1, docs/api.md)';
   if (why) { agree++; if (why !== 'ok') { c.alt = why; } }
   else misses.push({ name: c.name, expect: c.error ? `error after ${c.completes}` : `${c.completes} ok`, got: r, input: JSON.stringify(c.input).slice(0, 200) });
 }

@@ -12,7 +12,7 @@ export interface UartPins {
 
 export interface BoardProfile {
   readonly name: string;
-  /** system/model: the BrainStem model enumeration this board answers as (DECISIONS.md §Units). */
+  /** system/model: the BrainStem model enumeration this board answers as (docs/api.md §Units and codes). */
   readonly model: number;
   readonly hardwareVersion: number;
   /** system/module: the module address at the factory. */

@@ -100,7 +100,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     return this.clock.now();
   }
 
-  /** The REST port to listen on: the saved ethernet/0/interfaceport/0 (DECISIONS.md §Addresses). */
+  /** The REST port to listen on: the saved ethernet/0/interfaceport/0 (docs/api.md §Addresses). */
   httpPort(): number {
     return this.settings.num(portKey(0));
   }

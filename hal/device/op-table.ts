@@ -1,7 +1,7 @@
 // The per-operation data of the device HAL: one frozen table per entity (module-level, so it is
 // preloaded into flash) says where each operation's value lives and what the module accepts. The same
 // row both enforces a limit (DeviceEntity.set) and publishes it (EntityHal.limits), so the two cannot
-// drift (DECISIONS.md §Self-description).
+// drift (docs/api.md §What a module has and accepts).
 
 import type { OpLimits } from '../types';
 

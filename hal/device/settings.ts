@@ -1,6 +1,6 @@
 // Operating parameters: what a PUT changes lives here in RAM; system/save writes it to Preference
 // (NVS on ESP32, a JSON file on the desktop host); boot and a soft reset read the saved values back over
-// the defaults, so unsaved changes are dropped (DECISIONS.md §Responses).
+// the defaults, so unsaved changes are dropped (docs/api.md §Answers).
 //
 // NVS limits shape the keys and values: a namespace and a key are at most 15 characters, and values stay
 // small (the largest here is a 64-byte L8 value, far under the 4000-byte string / blob limits).

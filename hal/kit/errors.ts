@@ -1,4 +1,4 @@
-// The BrainStem error enumeration (DECISIONS.md §Responses) and its HTTP status mapping.
+// The BrainStem error enumeration (docs/api.md §Errors and statuses) and its HTTP status mapping.
 // Handlers throw ApiError; the envelope writer turns it into {error, message} with the status below.
 
 import { deepFreeze } from '../../src/util/freeze';
@@ -54,7 +54,7 @@ export function errorName(code: number): string {
   return ERROR_NAMES[code] ?? 'aErrUnknown';
 }
 
-/** DECISIONS.md: the HTTP status for each error code. */
+/** docs/api.md §Errors and statuses: the HTTP status for each error code. */
 export function statusOf(code: number): number {
   switch (code) {
     case aErrNone: return 200;

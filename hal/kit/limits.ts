@@ -1,7 +1,7 @@
 // The one check of a module's own value limits (OpLimits, hal/types.ts), shared by both HALs. Each
 // entity builder publishes an operation's limits through limits(op) and runs checkLimits with the same
 // object before it changes anything, so what is published and what is enforced cannot drift
-// (DECISIONS.md §Self-description).
+// (docs/api.md §What a module has and accepts).
 
 import { ApiError, aErrRange } from './errors';
 import type { HalValue, OpLimits } from '../types';

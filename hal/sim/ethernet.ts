@@ -14,7 +14,7 @@ const CONFIG_STATIC = 1;
 /** Default ports per service: REST HTTP, REST HTTPS, BrainStem TCP, discovery request, discovery reply. */
 export const DEFAULT_SERVICE_PORTS: readonly number[] = [80, 443, 8000, 9001, 9002];
 const MAX_DNS = 4;
-// The L8 limit of DECISIONS.md (a DHCP host name option holds up to 255).
+// The L8 limit of docs/api.md (a DHCP host name option holds up to 255).
 const MAX_HOSTNAME = 64;
 
 export interface EthernetModel {

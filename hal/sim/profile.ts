@@ -65,7 +65,7 @@ export type Capabilities = { readonly [E in EntityName]?: 'none' | readonly Enti
 
 export interface SimProfile {
   readonly name: string;
-  /** system/model (DECISIONS.md §Units). */
+  /** system/model (docs/api.md §Units and codes). */
   readonly model: number;
   /** Instances of each entity; an entity left out (or 0) is absent: 404 aErrInvalidEntity. */
   readonly counts: { readonly [E in EntityName]?: number };

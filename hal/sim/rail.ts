@@ -21,7 +21,7 @@ export interface RailModel {
 }
 
 /**
- * Published per entity (DECISIONS.md §Self-description): a profile's rails share one rating
+ * Published per entity (docs/api.md §What a module has and accepts): a profile's rails share one rating
  * (profiles/check.ts), so rail 0's is every rail's.
  */
 function railLimits(specs: readonly RailSpec[]): { [K in EntityOps['rail']]?: OpLimits } {

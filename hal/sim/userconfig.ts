@@ -1,5 +1,5 @@
 // userconfig: save, load or factory-reset the settings of one entity instance, named by its BrainStem
-// command code (DECISIONS.md §Units) and index. Settings are the entity's registers (registers.ts);
+// command code (docs/api.md §Units and codes) and index. Settings are the entity's registers (registers.ts);
 // entities with none (clock, store) succeed with nothing to do.
 
 import { ApiError, aErrRange } from '../kit/errors';

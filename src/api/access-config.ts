@@ -1,4 +1,4 @@
-// A module's access-control settings (DECISIONS.md §Access control) from three places, later ones
+// A module's access-control settings (docs/api.md §Access control) from three places, later ones
 // winning: the manifest's `config.http` ({token, tokenReads, allowHosts, cors}), mcconfig arguments
 // (`token=… allowHosts=a,b cors=http://x,http://y tokenReads=true`: top-level config strings), and
 // saved settings (Preference domain ACCESS_DOMAIN, keys in ACCESS_KEYS, strings). Pure, so it is

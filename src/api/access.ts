@@ -1,4 +1,4 @@
-// Access control (DECISIONS.md §Access control), shared by the simulator and the module: the Host
+// Access control (docs/api.md §Access control), shared by the simulator and the module: the Host
 // check against DNS rebinding, cross-site refusal of PUTs and actions, CORS by a list of origins, and
 // an optional bearer token with a lockout after repeated wrong tokens from one address.
 // One AccessControl per Api; its only mutable state is the small fixed lockout table.

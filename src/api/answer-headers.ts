@@ -1,4 +1,4 @@
-// Headers on every API answer (DECISIONS.md §HTTP/1.1): `Cache-Control: no-store` (values are live)
+// Headers on every API answer (docs/api.md §HTTP limits): `Cache-Control: no-store` (values are live)
 // and `Date` (IMF-fixdate, RFC 9110 §5.6.7) when the module clock has been set. The block is
 // formatted once a second and reused. An object per Api, not module state (preloadable).
 

@@ -1,5 +1,5 @@
 // The API core: one RequestHandler that turns a parsed request into a call on the HAL and the
-// envelope of DECISIONS.md §Responses. Order of checks, left to right along the path: method known
+// envelope of docs/api.md §Answers. Order of checks, left to right along the path: method known
 // (501) -> path (404/501: parse-path.ts, resolve.ts) -> method offered (405 + Allow) -> capability
 // (501) -> path parameters (400) -> body (400) -> the HAL (invoke.ts). Every check returns its miss
 // as an ApiError value; what the HAL, the value decoder and access control throw is caught once, here.
@@ -28,7 +28,7 @@ export interface ApiOptions extends AccessOptions {
   codec?: TextCodec;
   /** GET /api/v1/openapi.json: the generated document (absent: 404). */
   openapi?: OpenApiSource;
-  /** event streams served at once (DECISIONS.md §Events); default 1, a module's. */
+  /** event streams served at once (docs/api.md §Events); default 1, a module's. */
   maxStreams?: number;
   /** inflates the console page for a client that does not take gzip (the simulator's). */
   gunzip?: (bytes: Uint8Array) => Uint8Array;
@@ -90,7 +90,7 @@ export class Api implements RequestHandler {
     res.extraHeaders += (path === '/' && !miss ? this.headers.dateAt(now) : this.headers.at(now)) + this.access.corsHeaders(req);
   }
 
-  /** The checks of DECISIONS.md in order, up to the operation; null when `res` holds the answer. */
+  /** The checks of docs/api.md in order, up to the operation; null when `res` holds the answer. */
   private answer(req: HttpRequest, path: string, query: number, body: object | ApiError | null, parameters: string,
     res: HttpResponse): ApiError | null {
     this.access.checkHost(req, this.devices);

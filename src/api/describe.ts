@@ -1,4 +1,4 @@
-// GET /api/v1/device/{serial}: what one module has and accepts (DECISIONS.md §Self-description):
+// GET /api/v1/device/{serial}: what one module has and accepts (docs/api.md §What a module has and accepts):
 // {serialNumber, model, module, entities: {name: {count, operations: {op: {get, put, type, unit,
 // params, min/max | values}}}}}. The limits come from the HAL's limits(op), the same data the HAL
 // enforces. The text is made in pieces of about half a kilobyte (a few operations of one entity) by a

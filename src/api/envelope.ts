@@ -1,4 +1,4 @@
-// The envelope every API answer is wrapped in (DECISIONS.md §Responses):
+// The envelope every API answer is wrapped in (docs/api.md §Answers):
 // {"timestamp": "YYYY-MM-DDTHH:MM:SS.mmmZ", "request": {"endpointName", "parameters"}, "response"}
 
 import { errorName } from '../../hal/kit/errors';

@@ -1,4 +1,4 @@
-// GET /api/v1/device[/{serial}]/events?watch=rail/0/voltage,rail/0/current&interval=250 (DECISIONS.md
+// GET /api/v1/device[/{serial}]/events?watch=rail/0/voltage,rail/0/current&interval=250 (docs/api.md
 // §Events): a text/event-stream that sends, every `interval` ms, one event whose data is
 // {"timestamp", "values": {"rail/0/voltage": {value, rawValue}, ...}}, and a comment line every 15 s
 // while no event went out. The watch list is checked once, before the head is sent (400 for an entry

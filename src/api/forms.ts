@@ -1,5 +1,5 @@
 // What the router hands the handler: per entity, per operation, per number of path parameters, the
-// forms that match and what each method picks among them (DECISIONS.md §Requests: GET reads or runs
+// forms that match and what each method picks among them (docs/api.md §Requests and value forms: GET reads or runs
 // an action, HEAD reads but never runs one, PUT sets), the form a PUT reads back with, and the Allow
 // value. Made once from the route table and deep-frozen (flash on a module): per request, picking a
 // form is one property read.

@@ -1,4 +1,4 @@
-// Which Host headers name this server (DECISIONS.md §Access control, DNS rebinding): an IP literal,
+// Which Host headers name this server (docs/api.md §Access control, DNS rebinding): an IP literal,
 // `localhost`, a module's hostname (ethernet/0/hostname, also with `.local`) or a name the operator
 // allowed. A rebinding page reaches us under the attacker's own name, which none of these is.
 // Everything compares in place: no string is made per request.

@@ -1,4 +1,4 @@
-// The API's answers that name no operation (DECISIONS.md §Self-description): GET /api/v1 (links),
+// The API's answers that name no operation (docs/api.md §What a module has and accepts): GET /api/v1 (links),
 // GET /api/v1/openapi.json, GET /api/v1/device (the devices) and GET /api/v1/device/{serial} (what
 // one module has, streamed). Each answers OPTIONS itself and returns a 405 or 404 as a value.
 

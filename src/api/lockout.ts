@@ -1,4 +1,4 @@
-// Wrong bearer tokens per client address (DECISIONS.md §Access control): after LOCKOUT_FAILURES
+// Wrong bearer tokens per client address (docs/api.md §Access control): after LOCKOUT_FAILURES
 // wrong tokens within LOCKOUT_MS from one address, that address is refused (429) for LOCKOUT_MS.
 // A fixed table of LOCKOUT_SLOTS entries, allocated once: on a module memory is bounded whatever
 // the number of attackers. A new address takes a free entry, else the unlocked entry whose window

@@ -1,4 +1,4 @@
-// Methods (DECISIONS.md §Requests): which the server knows (others: 501), which form of an operation
+// Methods (docs/api.md §Requests and value forms): which the server knows (others: 501), which form of an operation
 // a method takes, and the 405 answer with its Allow value (both precomputed with the route table).
 
 import { ApiError, aErrInvalidOption, aErrUnimplemented } from '../../hal/kit/errors';

@@ -1,4 +1,4 @@
-// Extra path parameters (DECISIONS.md §Addresses): decimal integers in the route table's range, or
+// Extra path parameters (docs/api.md §Addresses): decimal integers in the route table's range, or
 // below the module's own bound (channel and slot counts), read from the path's segments.
 
 import { ApiError, aErrParse, aErrRange } from '../../hal/kit/errors';

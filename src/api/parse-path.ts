@@ -1,5 +1,5 @@
 // The path parser: /api/v1/{device|brainstem}[/{serial}][/{entity}[/{index}]/{operation}[/{param}...]]
-// read left to right into an Address (DECISIONS.md §Addresses). Pure: a string and the static tables
+// read left to right into an Address (docs/api.md §Addresses). Pure: a string and the static tables
 // in (forms.ts), an Address out; no devices, no HAL (resolve.ts looks those up). A fault of form is
 // not thrown nor returned alone: the Address records it with where it lies, and resolve reports the
 // first fault along the path, form or substance (a serial that names no device comes before an unknown

@@ -1,4 +1,4 @@
-// A PUT body (DECISIONS.md §Requests): read as JSON whatever the Content-Type, one object with a
+// A PUT body (docs/api.md §Requests and value forms): read as JSON whatever the Content-Type, one object with a
 // `value` member. Faults are returned as ApiError values: the body is parsed before the path is
 // matched (request.parameters echoes it on every answer), and its fault is reported only later.
 

@@ -1,5 +1,5 @@
 // An Address (parse-path.ts) resolved against the devices this server reaches: the device, the
-// entity's HAL, the index checked against the HAL's instance count (DECISIONS.md §Addresses), and the
+// entity's HAL, the index checked against the HAL's instance count (docs/api.md §Addresses), and the
 // first fault along the path reported, the parser's included. A miss is returned, never thrown: it is
 // an everyday answer and a throw costs more than the whole lookup.
 

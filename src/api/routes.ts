@@ -40,7 +40,7 @@ export interface Route {
   readonly allow: string;
 }
 
-/** Entity names the API knows; `i2c` has no operations yet and answers 501 (DECISIONS.md). */
+/** Entity names the API knows; `i2c` has no operations yet and answers 501 (docs/api.md). */
 export const ENTITY_NAMES: readonly string[] = deepFreeze([
   'analog', 'app', 'clock', 'digital', 'equalizer', 'ethernet', 'hdbaset', 'i2c', 'mux', 'poe', 'pointer', 'port',
   'powerdelivery', 'rail', 'relay', 'servo', 'signal', 'store', 'system', 'temperature', 'timer', 'uart', 'usb',

@@ -1,4 +1,4 @@
-// Serial numbers in paths and listings (DECISIONS.md §Addresses): up to 8 hex digits, `0x` optional,
+// Serial numbers in paths and listings (docs/api.md §Addresses): up to 8 hex digits, `0x` optional,
 // any case, when read; `0x` and 8 upper-case digits when written.
 
 function isHexDigit(c: number): boolean {

@@ -1,4 +1,4 @@
-// The API's own resources beside the devices (DECISIONS.md §Self-description): GET /api/v1 (an index of
+// The API's own resources beside the devices (docs/api.md §What a module has and accepts): GET /api/v1 (an index of
 // links) and GET /api/v1/openapi.json (the generated document, stored gzip-compressed). Device-side
 // code: the index is a constant and the document is bytes the caller maps from flash.
 

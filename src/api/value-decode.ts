@@ -1,5 +1,5 @@
 // PUT values: the JSON `value` of a request decoded by the route's request code (I8/I16/I32, BOOL,
-// L32, L8, STR) and type, with DECISIONS.md's forms and errors:
+// L32, L8, STR) and type, with docs/api.md's forms and errors:
 //   malformed string -> aErrParse, wrong JSON type -> aErrParam, out of range -> aErrRange,
 //   too many entries or bytes -> aErrSize. Messages name the value and what is allowed.
 

@@ -1,4 +1,4 @@
-// GET answers: the `response` object of a route's get code, as JSON text (DECISIONS.md §Responses).
+// GET answers: the `response` object of a route's get code, as JSON text (docs/api.md §Answers).
 //   int   {"value": <as the type reads it>, "rawValue": <unsigned 32-bit word>}
 //   bool  {"value": true, "rawValue": 1}
 //   ilist {"value": "1, 2, 3", "rawValue": [1, 2, 3]}

@@ -1,5 +1,5 @@
 // Device entry (the manifest's creation.main): builds the module from the board profile in the
-// manifest config, and serves the API on the saved REST port (DECISIONS.md §Addresses).
+// manifest config, and serves the API on the saved REST port (docs/api.md §Addresses).
 // On ESP32 Moddable's setup/network has joined Wi-Fi (config.ssid) before this module runs.
 
 import config from 'mc/config';

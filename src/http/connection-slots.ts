@@ -1,4 +1,4 @@
-// Who gets a connection slot at the cap (DECISIONS §HTTP/1.1), transport-agnostic: the simulator's
+// Who gets a connection slot at the cap (docs/api.md §HTTP limits), transport-agnostic: the simulator's
 // Node server and the device's ECMA-419 server both keep their connections here. A newcomer at the
 // cap takes the slot of the connection idle longest between requests, or else of the oldest partial
 // request older than PARTIAL_PROTECT_MS (closed with 408). Only when every slot is answering or

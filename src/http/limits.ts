@@ -1,4 +1,4 @@
-// Limits of DECISIONS.md §HTTP/1.1. Request buffers grow towards these only while a request needs it.
+// Limits of docs/api.md §HTTP limits. Request buffers grow towards these only while a request needs it.
 
 /** Longest request line, CRLF excluded (414 beyond). */
 export const REQUEST_LINE_MAX = 1024;

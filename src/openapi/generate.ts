@@ -7,7 +7,7 @@ import { envelope, ERROR_RESPONSE, RESPONSE_BY_GET, routeBounds, valueSchema, ty
 
 const BASE = '/api/v1/device/{serial}';
 
-/** Error statuses every operation can answer (DECISIONS.md §Responses, §HTTP/1.1, §Access control). */
+/** Error statuses every operation can answer (docs/api.md §Answers, §HTTP limits, §Access control). */
 const ERROR_STATUSES: readonly (readonly [string, string])[] = [
   ['400', 'aErrParse, aErrParam, aErrRange, aErrSize: a malformed or out-of-range request'],
   ['401', 'aErrPermission: the bearer credential is missing or wrong'],

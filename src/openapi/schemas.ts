@@ -1,5 +1,5 @@
 // JSON Schemas (2020-12) of the OpenAPI document: request values by put code and type, answers by get
-// code, the envelope and its error form (DECISIONS.md §Requests, §Responses). Build-time code: it runs
+// code, the envelope and its error form (docs/api.md §Requests and value forms, §Answers). Build-time code: it runs
 // in Node (tools/gen-openapi.mjs), never on the module, which serves the generated document.
 
 import { intType } from '../api/value-decode';

@@ -22,7 +22,7 @@ export function profileProblems(p: SimProfile): string[] {
   // A servo is driven by the digital pin of the same index.
   if (n('servo') > n('digital')) out.push(`${p.name}: servo ${n('servo')} needs as many digital pins (${n('digital')})`);
   if (n('digital') > 32) out.push(`${p.name}: digitalInputs holds 32 pins at most`);
-  // Limits are published per entity (DECISIONS.md §Self-description): every rail has one rating.
+  // Limits are published per entity (docs/api.md §What a module has and accepts): every rail has one rating.
   for (const r of p.rails) {
     const r0 = p.rails[0];
     if (r.maxVoltage !== r0.maxVoltage || r.maxCurrent !== r0.maxCurrent || r.maxPower !== r0.maxPower || r.switchable !== r0.switchable) {

@@ -1,5 +1,5 @@
 // A programmable power module, modelled on Acroname's MTM-PM-1 (model 14): one adjustable rail (up to
-// 5 V, 1 A), two digital pins, an I2C bus (present, 501 like every i2c operation per DECISIONS.md), a
+// 5 V, 1 A), two digital pins, an I2C bus (present, 501 like every i2c operation per docs/api.md), a
 // temperature sensor, stores, pointers and timers. The rail regulates voltage and limits current: the
 // power and resistance setpoints and Kelvin sensing of an electronic load are unsupported (501).
 // Values are modelled, not copied from a datasheet.

@@ -1,6 +1,6 @@
 // A general I/O module, modelled on Acroname's USBStem (model 4): 15 digital pins (the first 8 also
 // drive RC servos), 4 analog channels, one UART, two I2C buses (present, 501 like every i2c operation per
-// DECISIONS.md), and internal, RAM and SD-card stores. No USB ports, rails or temperature sensor.
+// docs/api.md), and internal, RAM and SD-card stores. No USB ports, rails or temperature sensor.
 // Values are modelled, not copied from a datasheet.
 
 import { BARE_MODULE, INTERNAL_STORE, type SimProfile } from '../profile';
