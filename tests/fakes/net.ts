@@ -115,6 +115,8 @@ export class FakeNet {
   readonly listeners = new Map<number, Listener>();
   /** Lines the device code traced. */
   traces: string[] = [];
+  /** Whether clients reach the module now (tests/fakes/wifi.ts: not while its station has no address). */
+  reachable: () => boolean = () => true;
   private queue: (() => void)[] = [];
   private timers: FakeTimer[] = [];
   private nextId = 1;
@@ -186,6 +188,7 @@ export class FakeNet {
    * `address` is the client's (a documentation address: no traffic leaves the process).
    */
   connect(port: number, window = 4096, address = '192.0.2.1'): FakeClient {
+    if (!this.reachable()) throw new Error('fake net: the module has no network address');
     const l = this.listeners.get(port);
     if (!l) throw new Error(`fake net: nothing listens on port ${port}`);
     const c = new FakeClient(this, window);
