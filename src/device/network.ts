@@ -82,7 +82,7 @@ export class NetworkLink {
   private connect(): void {
     const o = this.options;
     try {
-      this.wifi!.connect(o.password ? { SSID: o.ssid!, password: o.password, secure: true } : { SSID: o.ssid! });
+      this.wifi!.connect(o.password ? { SSID: o.ssid!, password: o.password } : { SSID: o.ssid! });
     } catch (e) {
       trace(`Wi-Fi: ${(e as Error).message}\n`);
       this.lost();

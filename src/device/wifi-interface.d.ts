@@ -12,7 +12,7 @@ declare module 'embedded:network/interface/wifi' {
     /** 200 disconnected, 300 connecting, 400 associated without an address, 500 with an address. */
     readonly connection: number;
     readonly address: string | undefined;
-    connect(options: { SSID: string; password?: string; secure?: boolean }): void;
+    connect(options: { SSID: string; password?: string }): void;
     disconnect(): void;
     close(): void;
   }
