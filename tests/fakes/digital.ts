@@ -1,7 +1,7 @@
 // Fake of ECMA-419 embedded:io/digital: levels live in tests/fakes/io.ts. As on an ESP32, a pin held by
 // another io object is "in use", and opening a pin makes it a plain GPIO (it leaves the LEDC).
 
-import { pins, unroute } from './io';
+import { check, pins, unroute } from './io';
 
 export default class Digital {
   static readonly Input = 0;
@@ -10,6 +10,7 @@ export default class Digital {
   private closed = false;
   constructor(options: { pin: number; mode: number }) {
     if (pins.used.has(options.pin)) throw new Error('in use');
+    check(options.pin);
     this.pin = options.pin;
     pins.used.add(this.pin);
     unroute(this.pin);
@@ -19,6 +20,7 @@ export default class Digital {
   }
   write(value: number): void {
     if (this.closed) throw new Error('closed');
+    check(this.pin);
     pins.level.set(this.pin, value ? 1 : 0);
   }
   close(): void {

@@ -16,6 +16,8 @@ export const pins = {
   pwm: new Map<number, { hz: number; value: number; resolution: number }>(),
   /** Open serial ports: port -> baud. */
   serial: new Map<number, number>(),
+  /** Pins (and serial ports) whose hardware fails: opening or writing them throws Error. */
+  broken: new Set<number>(),
   /** Pins an io object holds (the SDK's builtinIsPinFree): a second open throws "in use". */
   used: new Set<number>(),
   /** LEDC: free channels (bit n = channel n), the four timers, and the channel each pin is routed to. */
@@ -29,11 +31,17 @@ export function resetPins(): void {
   pins.pwm.clear();
   pins.serial.clear();
   pins.used.clear();
+  pins.broken.clear();
   pins.ledc.free = 0xf0;
   pins.ledc.timers = [0, 1, 2, 3].map(() => ({ hz: 0, resolution: 0, use: 0 }));
   pins.ledc.routed.clear();
 }
 resetPins();
+
+/** Throw as a failing driver does when `pin` is broken. */
+export function check(pin: number): void {
+  if (pins.broken.has(pin)) throw new Error(`hardware fault on ${pin}`);
+}
 
 /** A pin leaves the LEDC (a Digital selects it as a plain GPIO: esp_rom_gpio_pad_select_gpio). */
 export function unroute(pin: number): void {

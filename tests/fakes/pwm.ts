@@ -8,7 +8,7 @@
 //   stays routed to the channel and copies whatever opens on it next;
 // - write() outside 0..2^resolution-1 is RangeError.
 
-import { pins, type LedcTimer } from './io';
+import { check, pins, type LedcTimer } from './io';
 
 const MIN_HZ = [65, 33, 17, 9, 5, 3, 2];
 const CLOCK_HZ = 80000000;
@@ -28,6 +28,7 @@ export default class PWM {
     const hz = options.hz ?? 1024;
     const resolution = options.resolution ?? 10;
     if (pins.used.has(options.pin)) throw new Error('in use');
+    check(options.pin);
     if (!(hz > 0)) throw new RangeError('invalid hz');
     if (resolution <= 0 || resolution >= 20) throw new RangeError('invalid resolution');
     if (resolution < 8 || resolution > 14) throw new RangeError('resolution outside the SDK\'s measured table');
@@ -58,6 +59,7 @@ export default class PWM {
 
   write(value: number): void {
     if (this.channel < 0) throw new Error('closed');
+    check(this.pin);
     if (value < 0 || value > 2 ** this.resolution - 1) throw new RangeError('invalid value');
     show(this.channel, { hz: this.hz, value, resolution: this.resolution });
   }
