@@ -54,6 +54,14 @@ export class Conn {
   readonly down = new Pipe();
   serverClosed = false;
   clientClosed = false;
+  /** The client half-closed (sent its FIN): it sends nothing more but still reads. */
+  clientFin = false;
+  /**
+   * What the server's socket does on that FIN: 'lwip' as the SDK's lwIP socket (the socket is not
+   * ready from the FIN on, before the bytes before it are read: writes throw "not ready"), or
+   * 'writable' as a stack that lets the server answer a half-closed peer.
+   */
+  finMode: 'lwip' | 'writable' = 'lwip';
   /** The client's address, as the server's socket reports it (remoteAddress). */
   address = '192.0.2.1';
   constructor(readonly client: FakeClient, readonly window: number) {}
@@ -86,6 +94,14 @@ export class FakeClient {
     if (!this.reading || !this.conn.down.length) return;
     this.received += fromLatin1(this.conn.down.all());
     this.net.notifyWritable(this.conn);
+  }
+  /** Half-close: the FIN goes out after what was sent; the client goes on reading. */
+  halfClose(): void {
+    if (this.conn.clientFin || this.conn.clientClosed) return;
+    this.conn.clientFin = true;
+    const s = this.conn.server;
+    if (s) s.fin(); // lwIP handles the FIN before it hands over the bytes that came with it
+    this.net.later(() => { const t = this.conn.server; if (t && !this.conn.serverClosed && !this.conn.up.length) t.fireError(); });
   }
   get closedByServer(): boolean {
     return this.conn.serverClosed;
