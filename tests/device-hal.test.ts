@@ -32,9 +32,9 @@ describe('device HAL on fake io', () => {
     s.set(0, 't2time', [], 500000); // 25 %
     assert.equal(pins.pwm.has(11), false); // not enabled yet
     s.set(0, 'enable', [], true);
-    assert.deepEqual(pins.pwm.get(11), { hz: 500, value: Math.round(0.25 * 1023) });
+    assert.deepEqual(pins.pwm.get(11), { hz: 500, value: Math.round(0.25 * 16383), resolution: 14 });
     s.set(0, 'invert', [], true);
-    assert.equal(pins.pwm.get(11)!.value, Math.round(0.75 * 1023));
+    assert.equal(pins.pwm.get(11)!.value, Math.round(0.75 * 16383));
     s.set(0, 'enable', [], false);
     assert.equal(pins.pwm.has(11), false);
   });
@@ -43,9 +43,9 @@ describe('device HAL on fake io', () => {
     const s = entities(makeModule()).servo;
     s.set(0, 'position', [], 192);
     s.set(0, 'enable', [], true);
-    assert.deepEqual(pins.pwm.get(10), { hz: 50, value: Math.round((2 / 20) * 1023) }); // 2 ms of 20
+    assert.deepEqual(pins.pwm.get(10), { hz: 50, value: Math.round((2 / 20) * 16383), resolution: 14 }); // 2 ms of 20
     s.set(0, 'reverse', [], true);
-    assert.equal(pins.pwm.get(10)!.value, Math.round((1 / 20) * 1023));
+    assert.equal(pins.pwm.get(10)!.value, Math.round((1 / 20) * 16383));
   });
 
   it('writes digital outputs, reads inputs, and refuses writes to inputs', () => {
@@ -88,7 +88,7 @@ describe('device HAL on fake io', () => {
     const s = entities(makeModule()).system;
     s.set(0, 'ledmaxbrightness', [], 51);
     s.set(0, 'led', [], true);
-    assert.equal(pins.pwm.get(12)!.value, Math.round(0.2 * 1023));
+    assert.equal(pins.pwm.get(12)!.value, Math.round(0.2 * 16383));
     assert.equal(entities(makeModule(board({ ...board(), led: -1 } as never))).system.supports('led'), false);
   });
 

@@ -16,9 +16,9 @@ const BASE = '/api/v1/device';
 
 /** State an at-bound value needs first (the module refuses it otherwise, 409, tested below). */
 const PREPARE: { readonly [route: string]: readonly [string, number][] } = {
-  // The output on, so that each bound also goes through the PWM driver (40 MHz .. 1 Hz).
+  // The output on, so that each bound also goes through the PWM driver (312.5 kHz .. 2 Hz).
   'signal/t3time': [['enable', 1], ['t2time', 0]],
-  'signal/t2time': [['enable', 1], ['t3time', 1000000000]],
+  'signal/t2time': [['enable', 1], ['t3time', 500000000]],
   'digital/state': [['configuration', 1]],
   'digital/value': [['configuration', 1]],
 };
@@ -73,7 +73,7 @@ describe('device HAL: published limits are the enforced ones', () => {
   it('publishes the board limits from the op tables', () => {
     const w = fresh();
     const lim = (e: string, op: string) => w.entity(e)!.limits!(op);
-    assert.deepEqual(lim('signal', 't3time'), { min: 25, max: 1000000000 });
+    assert.deepEqual(lim('signal', 't3time'), { min: 3200, max: 500000000 });
     assert.deepEqual(lim('analog', 'range'), { values: [0] });
     assert.deepEqual(lim('analog', 'value'), { readOnly: true });
     assert.deepEqual(lim('ethernet', 'networkconfiguration'), { values: [2] });
@@ -136,8 +136,8 @@ describe('device HAL: published limits are the enforced ones', () => {
 
   it('refuses what the present state forbids with 409 aErrMode saying what to change', async () => {
     const cases: [string, unknown, RegExp][] = [
-      ['signal/0/t3time', 25, /lower signal\/0\/t2time first/],
-      ['signal/0/t2time', 1000000000, /raise signal\/0\/t3time first/],
+      ['signal/0/t3time', 3200, /lower signal\/0\/t2time first/],
+      ['signal/0/t2time', 500000000, /raise signal\/0\/t3time first/],
       ['digital/1/value', 1, /set digital\/1\/configuration to 1/],
       ['digital/1/state', true, /set digital\/1\/configuration to 1/],
     ];

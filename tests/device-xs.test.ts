@@ -57,7 +57,7 @@ const send = (request, want) => {
 };
 const head = (method, p, body) => method + ' ' + p + ' HTTP/1.1\\r\\nHost: localhost\\r\\n' + (body ? 'Content-Length: ' + body.length + '\\r\\n' : '') + '\\r\\n' + (body ?? '');
 /** State an at-bound value needs first (tests/device-limits.test.ts has the same). */
-const PREPARE = { 'signal/t3time': [['enable', 1], ['t2time', 0]], 'signal/t2time': [['t3time', 1000000000]],
+const PREPARE = { 'signal/t3time': [['enable', 1], ['t2time', 0]], 'signal/t2time': [['t3time', 500000000]],
   'digital/state': [['configuration', 1]], 'digital/value': [['configuration', 1]] };
 /** [value, status wanted] for each published bound and just outside it. */
 function probes(l) {

@@ -21,7 +21,7 @@ const NOT_PRELOADED: Record<string, string> = {
 };
 
 interface Manifest {
-  modules?: Record<string, string>;
+  modules?: Record<string, string>; // and "~": the SDK files left out (filtered below)
   preload?: string[] | string;
   platforms?: Record<string, { modules?: Record<string, string> }>;
 }
@@ -50,7 +50,8 @@ function exemption(file: string): string | undefined {
 function moduleMaps(m: Manifest): [string, string][] {
   const maps: [string, string][] = Object.entries(m.modules ?? {});
   for (const name in m.platforms ?? {}) maps.push(...Object.entries(m.platforms![name].modules ?? {}));
-  return maps.map(([spec, target]) => [spec, target.replace(/^\.\//, '')]);
+  // "~" lists SDK files left out of the build (an array), not a mapping.
+  return maps.filter(([spec]) => spec !== '~').map(([spec, target]) => [spec, target.replace(/^\.\//, '')]);
 }
 
 /** The specifiers a file is built under (several when platforms map it differently). */

@@ -23,15 +23,21 @@ const OPS: OpTable<ValuesOf<'analog'>> = deepFreeze({
 export class AnalogEntity extends DeviceEntity<ValuesOf<'analog'>> {
   private readonly pins: readonly number[];
   private readonly fullScale: number;
+  /** Options each input is opened with: the attenuation on ESP32, when the board names one. */
+  private readonly options: { pin: number; esp32?: { attenuation: number } }[];
   /** Opened on first read. */
   private readonly io: (Analog | null)[];
 
-  constructor(s: Settings, pins: readonly number[], fullScaleMicrovolts: number) {
+  constructor(s: Settings, pins: readonly number[], fullScaleMicrovolts: number, attenuation = -1) {
     super('analog', OPS, pins.length, s, 'ain');
     this.pins = pins;
     this.fullScale = fullScaleMicrovolts;
     this.io = [];
-    for (let i = 0; i < pins.length; i++) this.io.push(null);
+    this.options = [];
+    for (let i = 0; i < pins.length; i++) {
+      this.io.push(null);
+      this.options.push(attenuation >= 0 ? { pin: pins[i], esp32: { attenuation } } : { pin: pins[i] });
+    }
   }
 
   protected override read(i: number, op: Op): ValueOf<'analog'> {
@@ -42,7 +48,7 @@ export class AnalogEntity extends DeviceEntity<ValuesOf<'analog'>> {
   private sample(i: number): number {
     try {
       let a = this.io[i];
-      if (!a) a = this.io[i] = new Analog({ pin: this.pins[i] });
+      if (!a) a = this.io[i] = new Analog(this.options[i]);
       // Scale to 0..65535 so the value does not depend on the converter's bits.
       return Math.round((a.read() * 65535) / ((1 << a.resolution) - 1));
     } catch (e) {

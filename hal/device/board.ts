@@ -19,11 +19,18 @@ export interface BoardProfile {
   readonly moduleAddress: number;
   readonly digital: readonly number[];
   readonly analog: readonly number[];
-  /** Full-scale input of the ADC in µV (ESP32 at 11 dB attenuation: about 3.1 V). */
+  /**
+   * Full-scale input of the ADC in µV, as the SDK scales its readings: on ESP32 2,450,000 at 12 dB
+   * attenuation (modules/io/analog/esp32/_analog.c maps calibrated millivolts to 0..4095 over 2,450 mV).
+   */
   readonly analogFullScale: number;
+  /** ESP32 ADC attenuation in dB (0, 2.5, 6 or 12) passed to each input; -1 leaves the SDK's default. */
+  readonly analogAttenuation: number;
   readonly servo: readonly number[];
   readonly signal: readonly number[];
   readonly uart: readonly UartPins[];
+  /** PWM outputs that can run at once (LED, servos, signals): 4 on ESP32, the SDK's LEDC channels 4..7. */
+  readonly pwmChannels: number;
   /** system/led: an LED pin, or -1 for none. */
   readonly led: number;
   readonly storeSlots: number;
@@ -62,10 +69,12 @@ export function readBoard(raw: Raw | undefined): BoardProfile {
     moduleAddress: num(b.moduleAddress, 2),
     digital: numbers(b.digital),
     analog: numbers(b.analog),
-    analogFullScale: num(b.analogFullScale, 3100000),
+    analogFullScale: num(b.analogFullScale, 2450000),
+    analogAttenuation: num(b.analogAttenuation, -1),
     servo: numbers(b.servo),
     signal: numbers(b.signal),
     uart: uarts(b.uart),
+    pwmChannels: num(b.pwmChannels, 4),
     led: num(b.led, -1),
     storeSlots: num(b.storeSlots, 0),
     slotCapacity: num(b.slotCapacity, 0),

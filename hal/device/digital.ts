@@ -95,8 +95,13 @@ export class DigitalEntity extends DeviceEntity<ValuesOf<'digital'>> {
 
   private drive(i: number, v: number): void {
     if (!this.isOutput(i)) throw new ApiError(aErrMode, `digital ${i} is not an output: set digital/${i}/configuration to 1 first`);
-    this.level[i] = v;
-    this.pin(i).write(v ? 1 : 0);
+    try {
+      this.pin(i).write(v ? 1 : 0);
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw new ApiError(aErrIO, `digital ${i} (pin ${this.pins[i]}): ${(e as Error).message}`);
+    }
+    this.level[i] = v; // only once the pin has it
   }
 }
 Object.freeze(DigitalEntity.prototype);

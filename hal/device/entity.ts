@@ -85,8 +85,7 @@ export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
       this.write(index, op, params, value);
     } else if (row.setting !== undefined) {
       const key = this.key(index, row.setting);
-      this.settings.set(key, this.sameType(this.settings.get(key), value, op));
-      this.changed(index, op);
+      this.apply(index, op, key, this.sameType(this.settings.get(key), value, op));
     } // else a fixed value: its limits accepted exactly that value, nothing changes
   }
 
@@ -112,6 +111,23 @@ export class DeviceEntity<V extends ValueMap> implements EntityHal<V> {
   /** RUN rows. */
   protected action(_index: number, op: OpsIn<V>, _params: readonly number[]): void {
     throw this.unsupported(op);
+  }
+
+  /**
+   * Keep `value` in setting `key` and apply it (changed). When the hardware refuses it, the setting
+   * gets its old value back and that is applied again: a failed write changes nothing.
+   */
+  protected apply(index: number, op: OpsIn<V>, key: string, value: SettingValue): void {
+    const s = this.settings;
+    const old = s.get(key);
+    s.set(key, value);
+    try {
+      this.changed(index, op);
+    } catch (e) {
+      s.set(key, old);
+      try { this.changed(index, op); } catch { /* the old state cannot be made either: the output stays off */ }
+      throw e;
+    }
   }
 
   /** A setting row was written: apply it to the hardware. */

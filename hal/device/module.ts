@@ -10,7 +10,7 @@ import { ClockEntity } from './clock';
 import { DigitalEntity } from './digital';
 import { EthernetEntity, portKey } from './ethernet';
 import type { PlatformApi } from './platform/api';
-import { PwmPin } from './pwm-pin';
+import { PwmChannels, PwmPin } from './pwm-pin';
 import { ServoEntity } from './servo';
 import { Settings, type PreferenceStore } from './settings';
 import { SignalEntity } from './signal';
@@ -77,17 +77,19 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.onReset = o.onReset;
     this.serialNumber = (o.serial >>> 0) || serialFromMac(o.platform.macAddress());
     this.clock = new ClockEntity(s);
-    this.system = new SystemEntity(s, b, this.serialNumber, o.firmware, b.led >= 0 ? new PwmPin(b.led) : null, this);
+    // Every PWM output (LED, servos, signals) holds one of the board's channels only while it runs.
+    const pwm = new PwmChannels(b.pwmChannels);
+    this.system = new SystemEntity(s, b, this.serialNumber, o.firmware, b.led >= 0 ? new PwmPin(b.led, 'system/0/led', pwm) : null, this);
     const e: Entities = {
       system: this.system,
       clock: this.clock,
       ethernet: new EthernetEntity(s, o.platform, o.httpPort),
     };
     if (b.digital.length) e.digital = new DigitalEntity(s, b.digital);
-    if (b.servo.length) e.servo = new ServoEntity(s, b.servo);
-    if (b.signal.length) e.signal = new SignalEntity(s, b.signal);
+    if (b.servo.length) e.servo = new ServoEntity(s, b.servo, pwm);
+    if (b.signal.length) e.signal = new SignalEntity(s, b.signal, pwm);
     if (b.uart.length) e.uart = new UartEntity(s, b.uart);
-    if (b.analog.length) e.analog = new AnalogEntity(s, b.analog, b.analogFullScale);
+    if (b.analog.length) e.analog = new AnalogEntity(s, b.analog, b.analogFullScale, b.analogAttenuation);
     if (b.storeSlots > 0) e.store = new StoreEntity(s, b.storeSlots, b.slotCapacity);
     this.entities = e;
     this.all = [];

@@ -1,11 +1,13 @@
 // servo: RC servo outputs at 50 Hz. position 64 = 1 ms pulse, 192 = 2 ms (operations.tsv), so 1/128 ms
 // per step from 0.5 ms at 0; reverse mirrors it around 128. Disabled: no pulses (output closed, pin low).
+// The PWM runs at 14 bits at 50 Hz (hal/device/ledc.ts): 1.2 µs steps, so every position is its own width.
+// An enabled servo holds a PWM channel.
 
 import { deepFreeze } from '../../src/util/freeze';
 import type { ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import type { OpTable } from './op-table';
-import { PwmPin } from './pwm-pin';
+import { PwmPin, type PwmChannels } from './pwm-pin';
 import type { Settings } from './settings';
 
 const FRAME_US = 20000;
@@ -19,10 +21,10 @@ const OPS: OpTable<ValuesOf<'servo'>> = deepFreeze({
 export class ServoEntity extends DeviceEntity<ValuesOf<'servo'>> {
   private readonly out: PwmPin[];
 
-  constructor(s: Settings, pins: readonly number[]) {
+  constructor(s: Settings, pins: readonly number[], channels: PwmChannels) {
     super('servo', OPS, pins.length, s, 'srv');
     this.out = [];
-    for (let i = 0; i < pins.length; i++) this.out.push(new PwmPin(pins[i]));
+    for (let i = 0; i < pins.length; i++) this.out.push(new PwmPin(pins[i], 'servo/' + i, channels));
   }
 
   override boot(): void {

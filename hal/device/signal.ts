@@ -1,20 +1,21 @@
 // signal: a PWM output described by its period (t3time) and active time (t2time) in ns; invert swaps the
 // active level. The period is rounded to what the PWM frequency (whole Hz) can make.
-// Limits: the period 25 ns (40 MHz) .. 1e9 ns (1 Hz), what the ESP32 LEDC makes; the active time
-// never exceeds the period, a rule that depends on the other value set now (409 aErrMode).
+// Limits: the period 3,200 ns (312.5 kHz) .. 500,000,000 ns (2 Hz), what the ESP32 LEDC makes at the
+// resolution the output is opened with (hal/device/ledc.ts); the active time never exceeds the period,
+// a rule that depends on the other value set now (409 aErrMode). An enabled signal holds a PWM channel.
 
 import { ApiError, aErrMode } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { WRITE, type OpTable } from './op-table';
-import { PwmPin } from './pwm-pin';
+import { MAX_PERIOD_NS, MIN_PERIOD_NS } from './ledc';
+import { PwmPin, type PwmChannels } from './pwm-pin';
 import type { Settings } from './settings';
 import { asNumber } from '../kit/value-guards';
 
 type Op = EntityOps['signal'];
-export const MIN_PERIOD_NS = 25;
-export const MAX_PERIOD_NS = 1000000000;
+export { MAX_PERIOD_NS, MIN_PERIOD_NS };
 
 const OPS: OpTable<ValuesOf<'signal'>> = deepFreeze({
   enable: { setting: 'en', factory: false },
@@ -26,10 +27,10 @@ const OPS: OpTable<ValuesOf<'signal'>> = deepFreeze({
 export class SignalEntity extends DeviceEntity<ValuesOf<'signal'>> {
   private readonly out: PwmPin[];
 
-  constructor(s: Settings, pins: readonly number[]) {
+  constructor(s: Settings, pins: readonly number[], channels: PwmChannels) {
     super('signal', OPS, pins.length, s, 'sig');
     this.out = [];
-    for (let i = 0; i < pins.length; i++) this.out.push(new PwmPin(pins[i]));
+    for (let i = 0; i < pins.length; i++) this.out.push(new PwmPin(pins[i], 'signal/' + i, channels));
   }
 
   override boot(): void {
@@ -47,8 +48,7 @@ export class SignalEntity extends DeviceEntity<ValuesOf<'signal'>> {
     if (op === 't2time' && n > t3) {
       throw new ApiError(aErrMode, `t2time ${n} is above t3time ${t3}: raise signal/${i}/t3time first`);
     }
-    s.set(this.key(i, op === 't3time' ? 't3' : 't2'), n);
-    this.changed(i);
+    this.apply(i, op, this.key(i, op === 't3time' ? 't3' : 't2'), n);
   }
 
   protected override changed(i: number): void {

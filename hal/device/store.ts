@@ -3,7 +3,7 @@
 // writes slot contents yet (no pointer entity, no bulk capture), so slotsize reads the stored blob's size.
 // A locked slot refuses enable/disable with 403 aErrPermission, as the simulator's stores do.
 
-import { ApiError, aErrPermission } from '../kit/errors';
+import { ApiError, aErrIO, aErrPermission } from '../kit/errors';
 import { deepFreeze } from '../../src/util/freeze';
 import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
@@ -62,12 +62,21 @@ export class StoreEntity extends DeviceEntity<ValuesOf<'store'>> {
 
   protected override write(_i: number, op: Op, p: readonly number[], v: ValueOf<'store'>): void {
     if (op === 'lock') {
-      this.settings.prefs.set(DOMAIN, 's' + p[0] + 'lock', asBool(v, 'lock'));
+      this.keep('s' + p[0] + 'lock', asBool(v, 'lock'));
       return;
     }
     const slot = asNumber(v, 'slot');
     if (flag(this.settings.prefs, slot, 'lock', false)) throw new ApiError(aErrPermission, `slot ${slot} is locked: set store/0/lock/${slot} to false first`);
-    this.settings.prefs.set(DOMAIN, 's' + slot + 'en', op === 'slotenable');
+    this.keep('s' + slot + 'en', op === 'slotenable');
+  }
+
+  /** A flag to Preference (NVS): a failed write is aErrIO, and the flag reads as before. */
+  private keep(key: string, value: boolean): void {
+    try {
+      this.settings.prefs.set(DOMAIN, key, value);
+    } catch (e) {
+      throw new ApiError(aErrIO, `store: ${key} not written (${(e as Error).message})`);
+    }
   }
 }
 Object.freeze(StoreEntity.prototype);

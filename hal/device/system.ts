@@ -133,8 +133,15 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
 
   protected override write(_i: number, op: Op, _p: readonly number[], v: ValueOf<'system'>): void {
     if (op !== 'led') throw this.unsupported(op);
+    const old = this.ledOn;
     this.ledOn = asBool(v, 'led');
-    this.applyLed();
+    try {
+      this.applyLed();
+    } catch (e) {
+      this.ledOn = old; // the LED stays as it was, and says so
+      try { this.applyLed(); } catch { /* off */ }
+      throw e;
+    }
   }
 
   protected override changed(_i: number, op: Op): void {
@@ -160,9 +167,13 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
     }
   }
 
+  /** An LED that is off holds no PWM channel. */
   private applyLed(): void {
     const pin = this.ledPin;
-    if (pin) pin.drive(1000, this.ledOn ? this.settings.num('sys.ledmax') / 255 : 0);
+    if (!pin) return;
+    const max = this.settings.num('sys.ledmax');
+    if (this.ledOn && max > 0) pin.drive(1000, max / 255);
+    else pin.stop();
   }
 }
 Object.freeze(SystemEntity.prototype);

@@ -1,6 +1,7 @@
 // Device entry (the manifest's creation.main): builds the module from the board profile in the
-// manifest config, and serves the API on the saved REST port (docs/api.md §Addresses).
-// On ESP32 Moddable's setup/network has joined Wi-Fi (config.ssid) before this module runs.
+// manifest config, and serves the API on the saved REST port (docs/api.md §Addresses) whenever the
+// network is up: src/device/network.ts joins Wi-Fi (config.ssid), and joins again after a loss.
+// `network` is exported so that other users of the network (an announcer) can watch it too.
 
 import config from 'mc/config';
 import platform from 'hal/device/platform';
@@ -11,7 +12,8 @@ import { createDeviceModule } from '../../hal/device/module';
 import { packVersion } from '../../hal/kit/version';
 import { DeviceServer } from './server';
 import Preference from 'preference';
-import Time from 'time';
+import { NetworkLink } from './network';
+import { WrapSafeTicks } from './ticks';
 import { accessFromConfig, ACCESS_DOMAIN } from '../api/access-config';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
@@ -30,6 +32,8 @@ function configNumber(v: unknown): number {
 }
 
 let server: DeviceServer | null = null;
+/** One monotonic clock for the connection deadlines and the token lockout (Time.ticks wraps on ESP32). */
+const ticks = new WrapSafeTicks().now;
 
 const device = createDeviceModule({
   board: board(),
@@ -54,15 +58,37 @@ const codec = standardTextCodec();
 // Allowed hosts, CORS origins and token: manifest config.http, mcconfig arguments, saved settings.
 type ConfigSource = { readonly [key: string]: unknown };
 const access = accessFromConfig((config.http ?? {}) as ConfigSource, config as ConfigSource, (key) => Preference.get(ACCESS_DOMAIN, key));
-const api = new Api([device], { ...access, codec, ticks: () => Time.ticks, openapi: deviceOpenApi(),
+const api = new Api([device], { ...access, codec, ticks, openapi: deviceOpenApi(),
   consoleGzip: deviceConsolePage() });
-server = new DeviceServer(api, {
-  codec,
-  port: device.httpPort(),
-  maxConnections: http.connections ?? 4,
-  idleTimeoutMs: http.idleTimeoutMs,
-});
-trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(16)}\n`);
+
+/** The network is up: serve the API on the saved REST port. */
+function listen(): void {
+  if (server) return;
+  server = new DeviceServer(api, {
+    codec,
+    port: device.httpPort(),
+    maxConnections: http.connections ?? 4,
+    idleTimeoutMs: http.idleTimeoutMs,
+    ticks,
+  });
+  trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(16)}\n`);
+}
+
+/** The network is gone: its sockets are dead; the listener is made again when it comes back. */
+function stopListening(): void {
+  if (!server) return;
+  server.close();
+  server = null;
+}
+
+/** A config text (mcconfig's ssid=..., password=...), or undefined. */
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' && v ? v : undefined;
+}
+
+export const network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password), sntp: text(config.sntp) });
+network.watch({ up: listen, down: stopListening });
+network.start();
 
 /**
  * After a soft reset (a platform with no chip restart, such as lin) the saved REST port may have
@@ -71,12 +97,6 @@ trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(
  */
 function listenOnSavedPort(): void {
   if (!server || server.port === device.httpPort()) return;
-  server.close();
-  server = new DeviceServer(api, {
-    codec,
-    port: device.httpPort(),
-    maxConnections: http.connections ?? 4,
-    idleTimeoutMs: http.idleTimeoutMs,
-  });
-  trace(`REST API moved to port ${server.port}\n`);
+  stopListening();
+  listen();
 }

@@ -6,10 +6,10 @@
 
 import Listener from 'embedded:io/socket/listener';
 import type TCP from 'embedded:io/socket/tcp';
-import Time from 'time';
 import Timer from 'timer';
 import { Connection, type RequestHandler } from '../http/connection';
 import { ConnectionSlots } from '../http/connection-slots';
+import { WrapSafeTicks } from './ticks';
 import { DeviceTransport, READ_CHUNK, type TransportEvents } from './transport';
 import type { TextCodec } from '../util/text';
 
@@ -18,15 +18,14 @@ export interface DeviceServerOptions {
   readonly maxConnections: number;
   readonly idleTimeoutMs?: number;
   readonly codec: TextCodec;
+  /** Monotonic milliseconds (src/device/ticks.ts); the server reads it every 100 ms, which keeps it exact. */
+  readonly ticks?: () => number;
 }
 
 /** A reset waits at most this long for its answer to leave, then goes ahead. */
 const FLUSH_WAIT_MS = 2000;
 /** Time for the stack to send the FIN and the last ACKs before the chip restarts. */
 const RESTART_DELAY_MS = 100;
-
-/** Monotonic milliseconds: Date jumps when SNTP or a clock PUT sets it, the timeouts must not. */
-const ticks = (): number => Time.ticks;
 
 export class DeviceServer implements TransportEvents {
   readonly port: number;
@@ -41,12 +40,15 @@ export class DeviceServer implements TransportEvents {
   private readonly timer: Timer;
   /** The one read buffer every connection's reads go through (handed on at once). */
   private readonly readBuffer = new Uint8Array(READ_CHUNK);
+  /** Monotonic milliseconds: Date jumps when SNTP or a clock PUT sets it, and Time.ticks wraps on ESP32. */
+  private readonly ticks: () => number;
 
   constructor(handler: RequestHandler, options: DeviceServerOptions) {
     this.handler = handler;
     this.slots = new ConnectionSlots<Connection>(options.maxConnections);
     this.idleTimeoutMs = options.idleTimeoutMs;
     this.codec = options.codec;
+    this.ticks = options.ticks ?? new WrapSafeTicks().now;
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the ECMA-419 callbacks run with `this` bound to the listener
     const self = this;
     this.listener = new Listener({
@@ -132,9 +134,9 @@ export class DeviceServer implements TransportEvents {
         continue;
       }
       const c = new Connection(this.handler, t, {
-        now: ticks, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec, peer,
+        now: this.ticks, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec, peer,
       });
-      if (!this.slots.admit(c, ticks())) {
+      if (!this.slots.admit(c, this.ticks())) {
         // Not added: it answers, drains and closes on its own.
         c.refuse(503, `server busy: all ${this.slots.cap} connections are answering or receiving a request`, 1);
         continue;
@@ -149,6 +151,7 @@ export class DeviceServer implements TransportEvents {
   };
 
   private tick(): void {
+    this.ticks(); // read at least once per wrap period, connections or not
     // A tick may answer requests held behind a streamed description: `current` is their transport.
     // One callback made with the server, not one per tick.
     this.connections.forEach(this.tickOne);

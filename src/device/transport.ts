@@ -6,6 +6,10 @@
 // onWritable; while that queue is over QUEUE_MAX the socket is not read, which bounds it (answers are only
 // made from requests). close() waits for the queue to drain so a last answer is not cut off, but no
 // longer than LINGER_MS: a peer that never reads must not keep one of the few connection slots.
+// A peer that half-closes after its request (onError once its bytes are read) still gets the answer
+// where the socket takes writes after the peer's FIN; where it does not (lwIP marks the socket not
+// ready on the FIN, before the request is even read: modules/io/socket/lwip/tcp.c), the write that
+// fails ends the connection at once, and nothing is thrown.
 
 import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
@@ -42,6 +46,8 @@ export class DeviceTransport implements Transport {
   private unsent = false;
   private closing = false;
   private done = false;
+  /** A write threw (not ready, or the socket failed): nothing more will leave. */
+  private writeFailed = false;
   private flushed: (() => void) | null = null;
   private linger: Timer | undefined;
   /** A drained notice waiting to run (one at a time). */
@@ -107,9 +113,14 @@ export class DeviceTransport implements Transport {
       try {
         this.tcp.write(n === head.length ? head : head.subarray(0, n));
       } catch {
-        this.writable = 0; // the stack had less room than it said: wait for onWritable
+        // The stack had less room than it said, or takes no more writes: wait for onWritable, unless
+        // the connection is ending anyway.
+        this.writable = 0;
+        this.writeFailed = true;
+        if (this.closing) this.finish();
         return;
       }
+      this.writeFailed = false;
       this.writable -= n;
       this.queued -= n;
       this.unsent = true;
@@ -145,10 +156,13 @@ export class DeviceTransport implements Transport {
     this.pump(); // reading may have paused on a full queue
   }
 
+  /** The peer closed (its FIN, after its bytes were read) or the socket failed. */
   private onError(): void {
     if (this.done) return;
-    this.events.end(this);
-    this.finish();
+    this.events.end(this); // the Connection closes: close() below lingers while an answer is queued
+    if (this.done) return;
+    if (!this.closing || this.writeFailed || !this.queue.length) this.finish();
+    else this.drain(); // a half-closed peer still reads: send it the rest (a failing write finishes)
   }
 
   /** Hand readable bytes to the Connection while the answer queue has room. */

@@ -19,6 +19,8 @@ const FAKES: Record<string, string> = {
   'mc/config': './config',
   'hal/device/platform': './platform',
   'Resource': './resource',
+  'embedded:network/interface/wifi': './wifi',
+  'sntp': './sntp',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;

@@ -54,6 +54,14 @@ export class Conn {
   readonly down = new Pipe();
   serverClosed = false;
   clientClosed = false;
+  /** The client half-closed (sent its FIN): it sends nothing more but still reads. */
+  clientFin = false;
+  /**
+   * What the server's socket does on that FIN: 'lwip' as the SDK's lwIP socket (the socket is not
+   * ready from the FIN on, before the bytes before it are read: writes throw "not ready"), or
+   * 'writable' as a stack that lets the server answer a half-closed peer.
+   */
+  finMode: 'lwip' | 'writable' = 'lwip';
   /** The client's address, as the server's socket reports it (remoteAddress). */
   address = '192.0.2.1';
   constructor(readonly client: FakeClient, readonly window: number) {}
@@ -87,6 +95,14 @@ export class FakeClient {
     this.received += fromLatin1(this.conn.down.all());
     this.net.notifyWritable(this.conn);
   }
+  /** Half-close: the FIN goes out after what was sent; the client goes on reading. */
+  halfClose(): void {
+    if (this.conn.clientFin || this.conn.clientClosed) return;
+    this.conn.clientFin = true;
+    const s = this.conn.server;
+    if (s) s.fin(); // lwIP handles the FIN before it hands over the bytes that came with it
+    this.net.later(() => { const t = this.conn.server; if (t && !this.conn.serverClosed && !this.conn.up.length) t.fireError(); });
+  }
   get closedByServer(): boolean {
     return this.conn.serverClosed;
   }
@@ -115,6 +131,8 @@ export class FakeNet {
   readonly listeners = new Map<number, Listener>();
   /** Lines the device code traced. */
   traces: string[] = [];
+  /** Whether clients reach the module now (tests/fakes/wifi.ts: not while its station has no address). */
+  reachable: () => boolean = () => true;
   private queue: (() => void)[] = [];
   private timers: FakeTimer[] = [];
   private nextId = 1;
@@ -186,6 +204,7 @@ export class FakeNet {
    * `address` is the client's (a documentation address: no traffic leaves the process).
    */
   connect(port: number, window = 4096, address = '192.0.2.1'): FakeClient {
+    if (!this.reachable()) throw new Error('fake net: the module has no network address');
     const l = this.listeners.get(port);
     if (!l) throw new Error(`fake net: nothing listens on port ${port}`);
     const c = new FakeClient(this, window);

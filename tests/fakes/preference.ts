@@ -3,6 +3,8 @@
 
 type Value = boolean | number | string | ArrayBuffer;
 const store = new Map<string, Value>();
+/** NVS that fails every write (a worn or full partition) while set. */
+export const nvs = { failing: false };
 
 function id(domain: string, key: string): string {
   if (domain.length > 15 || key.length > 15) throw new Error(`NVS name too long: ${domain}/${key}`);
@@ -11,6 +13,7 @@ function id(domain: string, key: string): string {
 
 export function clearPreferences(): void {
   store.clear();
+  nvs.failing = false;
 }
 
 /** Every saved entry, "domain/key" -> value (for assertions). */
@@ -26,6 +29,7 @@ export default class Preference {
     return v instanceof ArrayBuffer ? v.slice(0) : v;
   }
   static set(domain: string, key: string, value: Value): void {
+    if (nvs.failing) throw new Error('nvs_set failed');
     store.set(id(domain, key), value instanceof ArrayBuffer ? value.slice(0) : value);
   }
   static delete(domain: string, key: string): void {

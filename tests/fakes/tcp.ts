@@ -15,6 +15,8 @@ export interface TCPOptions {
 export default class TCP {
   private conn: Conn | null;
   private readonly options: TCPOptions;
+  /** lwIP's `ready`: false from a peer's FIN on (tests/fakes/net.ts, finMode 'lwip'). */
+  private ready = true;
 
   constructor(options: TCPOptions) {
     this.options = options;
@@ -24,6 +26,7 @@ export default class TCP {
     from.conn = null;
     this.conn.server = this;
     const conn = this.conn;
+    if (conn.clientFin) this.fin();
     net.notifyWritable(conn);
     if (conn.up.length) net.notifyReadable(conn);
   }
@@ -42,11 +45,20 @@ export default class TCP {
 
   read(buffer: Uint8Array): void {
     const conn = this.open();
+    if (buffer.length > conn.up.length) throw new Error('invalid'); // as lwIP: more than is there
     conn.up.take(buffer, buffer.length);
+    // The FIN is reported (onError) once the bytes before it are read.
+    if (conn.clientFin && !conn.up.length) net.later(() => { if (!conn.serverClosed) this.fireError(); });
+  }
+
+  /** The peer's FIN arrived. */
+  fin(): void {
+    if (this.conn?.finMode === 'lwip') this.ready = false;
   }
 
   write(bytes: Uint8Array): void {
     const conn = this.open();
+    if (!this.ready) throw new Error('not ready');
     if (bytes.length > conn.writable()) throw new Error('would block');
     conn.down.push(bytes);
     net.notifyDelivered(conn);

@@ -1,0 +1,28 @@
+// Monotonic milliseconds from Moddable's Time.ticks. On an ESP32 Time.ticks is a signed 32-bit integer
+// (the SDK hands the FreeRTOS millisecond count to XS as an integer): it turns negative after 2^31 ms
+// (24.8 days) and wraps again at 2^32. Every deadline of the server (connection timeouts, slot
+// eviction, the token lockout, event streams) compares readings of this clock instead, so none of them
+// sees the wrap. Each reading adds the signed 32-bit difference from the previous one: exact as long as
+// readings are less than 24.8 days apart (the device server reads it every 100 ms). On the desktop host
+// Time.ticks is a double that never wraps, and the difference is the same.
+
+import Time from 'time';
+
+export class WrapSafeTicks {
+  private last: number;
+  private total: number;
+
+  constructor() {
+    this.last = Time.ticks;
+    this.total = this.last;
+  }
+
+  /** Milliseconds, never decreasing, never wrapping (a bound function: hand it on as is). */
+  readonly now = (): number => {
+    const t = Time.ticks;
+    this.total += (t - this.last) | 0;
+    this.last = t;
+    return this.total;
+  };
+}
+Object.freeze(WrapSafeTicks.prototype);
