@@ -26,6 +26,8 @@ export interface BoardProfile {
   readonly uart: readonly UartPins[];
   /** system/led: an LED pin, or -1 for none. */
   readonly led: number;
+  /** false when the LED is only on or off (no PWM reaches it: the Pico W's, on the Wi-Fi chip). */
+  readonly ledDimmable: boolean;
   readonly storeSlots: number;
   readonly slotCapacity: number;
 }
@@ -67,6 +69,7 @@ export function readBoard(raw: Raw | undefined): BoardProfile {
     signal: numbers(b.signal),
     uart: uarts(b.uart),
     led: num(b.led, -1),
+    ledDimmable: b.ledDimmable !== false,
     storeSlots: num(b.storeSlots, 0),
     slotCapacity: num(b.slotCapacity, 0),
   };

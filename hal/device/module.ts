@@ -11,6 +11,7 @@ import { DigitalEntity } from './digital';
 import { EthernetEntity, portKey } from './ethernet';
 import type { PlatformApi } from './platform/api';
 import { PwmPin } from './pwm-pin';
+import { OnOffPin, type LedOutput } from './onoff-pin';
 import { ServoEntity } from './servo';
 import { Settings, type PreferenceStore } from './settings';
 import { SignalEntity } from './signal';
@@ -40,6 +41,12 @@ export interface DeviceOptions {
 export function serialFromMac(mac: string): number {
   const b = macBytes(mac);
   return ((b[2] << 24) | (b[3] << 16) | (b[4] << 8) | b[5]) >>> 0;
+}
+
+/** The LED's output: PWM where the profile's LED is dimmable, on/off otherwise; none without an LED. */
+function ledOutput(b: BoardProfile): LedOutput | null {
+  if (b.led < 0) return null;
+  return b.ledDimmable ? new PwmPin(b.led) : new OnOffPin(b.led);
 }
 
 /** The entities this HAL makes, as their classes (each is the EntityHal of its name). */
@@ -77,7 +84,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.onReset = o.onReset;
     this.serialNumber = (o.serial >>> 0) || serialFromMac(o.platform.macAddress());
     this.clock = new ClockEntity(s);
-    this.system = new SystemEntity(s, b, this.serialNumber, o.firmware, b.led >= 0 ? new PwmPin(b.led) : null, this);
+    this.system = new SystemEntity(s, b, this.serialNumber, o.firmware, ledOutput(b), this);
     const e: Entities = {
       system: this.system,
       clock: this.clock,
