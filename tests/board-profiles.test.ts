@@ -110,6 +110,7 @@ describe('the Raspberry Pi Pico W profile', () => {
   it('switches the LED on and off as a digital output, never as PWM', () => {
     freshWorld();
     const system = (makeModule(b).entities as unknown as Record<string, EntityHal>).system;
+    assert.equal(pins.level.has(32), false, 'the boot leaves the LED (and the Wi-Fi chip) untouched');
     system.set(0, 'ledmaxbrightness', [], 40);
     system.set(0, 'led', [], true);
     assert.equal(pins.level.get(32), 1);

@@ -20,6 +20,9 @@ export class OnOffPin implements LedOutput {
   }
 
   drive(_hz: number, duty: number): void {
+    // Off before the first on needs no output: the LED is off from power-up, and opening the Pico W's
+    // starts the Wi-Fi chip.
+    if (!this.io && duty <= 0) return;
     try {
       if (!this.io) this.io = new Digital({ pin: this.pin, mode: Digital.Output });
       this.io.write(duty > 0 ? 1 : 0);
