@@ -90,6 +90,16 @@ describe('the Raspberry Pi Pico W profile', () => {
     assert.equal(b.analogFullScale, 3300000);
   });
 
+  it('reads each analog input with only its own channel open', () => {
+    freshWorld();
+    const analog = (makeModule(b).entities as unknown as Record<string, EntityHal>).analog;
+    b.analog.forEach((p, i) => pins.analog.set(p, 1000 * (i + 1)));
+    for (const i of [0, 1, 2, 0]) {
+      assert.equal(analog.get(i, 'value', []), Math.round((1000 * (i + 1) * 65535) / 4095));
+      assert.deepEqual([...pins.analogOpen], [b.analog[i]]);
+    }
+  });
+
   it('puts every PWM output (servo, signal) on a slice of its own', () => {
     const outputs = [...b.servo, ...b.signal];
     assert.ok(outputs.length >= 2);

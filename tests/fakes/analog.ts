@@ -7,9 +7,12 @@ export default class Analog {
   private readonly pin: number;
   constructor(options: { pin: number }) {
     this.pin = options.pin;
+    pins.analogOpen.add(this.pin);
   }
   read(): number {
     return pins.analog.get(this.pin) ?? 0;
   }
-  close(): void { /* nothing held */ }
+  close(): void {
+    pins.analogOpen.delete(this.pin);
+  }
 }

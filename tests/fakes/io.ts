@@ -6,6 +6,8 @@ export const pins = {
   level: new Map<number, number>(),
   /** Raw 12-bit analog reading per pin. */
   analog: new Map<number, number>(),
+  /** Pins with an Analog open (the Pico's ADC samples the channel of the last one made). */
+  analogOpen: new Set<number>(),
   /** Open PWM outputs: pin -> {hz, value (10-bit duty)}. */
   pwm: new Map<number, { hz: number; value: number }>(),
   /** Open serial ports: port -> baud. */
@@ -15,6 +17,7 @@ export const pins = {
 export function resetPins(): void {
   pins.level.clear();
   pins.analog.clear();
+  pins.analogOpen.clear();
   pins.pwm.clear();
   pins.serial.clear();
 }
