@@ -105,6 +105,10 @@ clean: ## remove build/
 
 # ---- Device build (Moddable SDK) -----------------------------------------------------------------
 # make device                  build for an ESP32 module (needs $MODDABLE and the ESP-IDF set up)
+# make device PLATFORM=pico/pico_w
+#                              build for a Raspberry Pi Pico W (needs the Pico tools: docs/pico.md); the
+#                              image is build/bin/pico/pico_w/release/brainstem-rest/xs_pico.uf2 under
+#                              DEVICE_BUILD_DIR (or $MODDABLE/build). Never waits for a board (-t build).
 # make device PLATFORM=lin     build for the Moddable desktop host (REST on port 8080); run it with
 #                              mcsim $MODDABLE/build/bin/lin/mc/release/brainstem-rest/mc.so
 # make device-budget           the desktop-host build inside the module's fixed XS heap (2,048 slots,
@@ -119,7 +123,7 @@ MCCONFIG_ARGS ?=
 DEVICE_BUILD_DIR ?=
 MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
-.PHONY: device device-budget moddable-tools check-moddable
+.PHONY: device device-budget moddable-tools pico-tools check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
 moddable-tools:
@@ -132,8 +136,39 @@ moddable-tools:
 	@command -v mcconfig >/dev/null || { echo "make device, device-budget: mcconfig is not on PATH (add \$$MODDABLE/build/bin/lin/release)" >&2; exit 1; }
 	@if [ -n "$(DEVICE_BUILD_DIR)" ]; then mkdir -p "$(DEVICE_BUILD_DIR)"; fi
 
-device: $(NPM_STAMP) moddable-tools ## firmware with the Moddable SDK (PLATFORM=esp32 or lin)
-	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -m -p $(PLATFORM) $(MCCONFIG_OUT) $(MCCONFIG_ARGS) manifest.json
+# The Pico tools, where the Moddable SDK's documentation/devices/pico.md puts them (each overridable):
+# pico-sdk, pico-extras and a configured pico-examples (its build/generated/pico_base) under PICO_ROOT,
+# the arm-none-eabi toolchain under PICO_GCC_ROOT (found on PATH), pioasm, picotool (UF2CONV; on PATH
+# or in the pico-sdk build) and cmake. Moddable's make.pico.mk needs bash (`[[`) and takes its job count
+# from MAKEFLAGS_JOBS.
+IS_PICO = $(filter pico/%,$(PLATFORM))
+PICO_ROOT ?= $(HOME)/pico
+PICO_SDK_DIR ?= $(PICO_ROOT)/pico-sdk
+PICO_EXTRAS_DIR ?= $(PICO_ROOT)/pico-extras
+PICO_EXAMPLES_DIR ?= $(PICO_ROOT)/pico-examples
+PICO_GCC_ROOT ?= $(patsubst %/bin/arm-none-eabi-gcc,%,$(shell command -v arm-none-eabi-gcc))
+PIOASM ?= $(PICO_SDK_DIR)/build/pioasm/pioasm
+UF2CONV ?= $(or $(shell command -v picotool),$(PICO_SDK_DIR)/build/_deps/picotool/picotool)
+PICO_JOBS ?= $(shell nproc)
+PICO_ENV = PICO_ROOT="$(PICO_ROOT)" PICO_SDK_DIR="$(PICO_SDK_DIR)" PICO_EXTRAS_DIR="$(PICO_EXTRAS_DIR)" \
+	PICO_EXAMPLES_DIR="$(PICO_EXAMPLES_DIR)" PICO_GCC_ROOT="$(PICO_GCC_ROOT)" PIOASM="$(PIOASM)" \
+	UF2CONV="$(UF2CONV)" MAKEFLAGS="SHELL=/bin/bash" MAKEFLAGS_JOBS="--jobs $(PICO_JOBS)"
+
+# Says in one line which Pico tool is missing instead of failing inside mcconfig.
+pico-tools: ## check that the Pico W build tools are present (docs/pico.md)
+	@missing() { echo "make device PLATFORM=$(PLATFORM): $$1 (docs/pico.md)" >&2; exit 1; }; \
+	[ -d "$(PICO_SDK_DIR)/src/rp2_common" ] || missing "no pico-sdk 2.2.0 at PICO_SDK_DIR=$(PICO_SDK_DIR)"; \
+	[ -d "$(PICO_EXTRAS_DIR)/src/rp2_common" ] || missing "no pico-extras at PICO_EXTRAS_DIR=$(PICO_EXTRAS_DIR)"; \
+	[ -d "$(PICO_EXAMPLES_DIR)/build/generated/pico_base" ] || missing "no configured pico-examples (build/generated/pico_base) at PICO_EXAMPLES_DIR=$(PICO_EXAMPLES_DIR)"; \
+	[ -d "$(PICO_ROOT)/pico-examples" ] || missing "no pico-examples under PICO_ROOT=$(PICO_ROOT) (Moddable's make.pico.mk looks there)"; \
+	[ -x "$(PICO_GCC_ROOT)/bin/arm-none-eabi-gcc" ] || missing "no arm-none-eabi-gcc at PICO_GCC_ROOT=$(PICO_GCC_ROOT) (Debian: gcc-arm-none-eabi libnewlib-arm-none-eabi)"; \
+	[ -x "$(PIOASM)" ] || missing "no pioasm at PIOASM=$(PIOASM)"; \
+	[ -x "$(UF2CONV)" ] || missing "no picotool on PATH or at UF2CONV=$(UF2CONV)"; \
+	command -v cmake >/dev/null || missing "no cmake on PATH"
+
+device: $(NPM_STAMP) moddable-tools $(if $(IS_PICO),pico-tools) ## firmware with the Moddable SDK (PLATFORM=esp32, pico/pico_w or lin)
+	$(if $(IS_PICO),$(PICO_ENV)) PATH="$(CURDIR)/node_modules/.bin:$$PATH" \
+		mcconfig -m -p $(PLATFORM) $(if $(IS_PICO),-t build) $(MCCONFIG_OUT) $(MCCONFIG_ARGS) manifest.json
 
 # A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.
 device-budget: $(NPM_STAMP) moddable-tools ## desktop-host build inside the module's fixed XS heap

@@ -5,7 +5,8 @@
 // 409 aErrMode with a message saying what to change.
 
 import { strict as assert } from 'node:assert';
-import { freshWorld, makeModule } from './fakes/world';
+import { board, freshWorld, makeModule, FULL_BOARD } from './fakes/world';
+import { manifestBoards } from './manifest-boards';
 import { call } from './helpers';
 import { Api } from '../src/api/api';
 import { allRoutes, type Route } from '../src/api/routes';
@@ -23,9 +24,12 @@ const PREPARE: { readonly [route: string]: readonly [string, number][] } = {
   'digital/value': [['configuration', 1]],
 };
 
-function fresh(): { api: Api; entity(name: string): EntityHal | undefined } {
+/** The board with every entity, then each board profile of manifest.json (esp32, pico/pico_w, lin). */
+const BOARDS: [string, Record<string, unknown>][] = [['full test board', FULL_BOARD], ...manifestBoards()];
+
+function fresh(raw: Record<string, unknown> = FULL_BOARD): { api: Api; entity(name: string): EntityHal | undefined } {
   freshWorld();
-  const m = makeModule();
+  const m = makeModule(board(raw));
   const entities = m.entities as { readonly [name: string]: EntityHal | undefined };
   return { api: new Api([m]), entity: (name) => entities[name] };
 }
@@ -63,9 +67,9 @@ function probes(r: Route, l: OpLimits): [number[], number[]] {
   return [[lo, hi], [lo - 1, hi + 1].filter((n) => n !== tlo - 1 || l.min !== undefined)];
 }
 
-/** Every operation with a PUT form that the full board's module has. */
-function settable(): Route[] {
-  const w = fresh();
+/** Every operation with a PUT form that the board's module has. */
+function settable(raw: Record<string, unknown> = FULL_BOARD): Route[] {
+  const w = fresh(raw);
   return allRoutes().filter((r) => r.put !== '-' && r.put !== 'BYTES' && w.entity(r.entity) && w.entity(r.entity)!.supports(r.op));
 }
 
@@ -88,14 +92,14 @@ describe('device HAL: published limits are the enforced ones', () => {
     assert.equal(lim('system', 'save'), null); // an action
   });
 
-  it('accepts each published bound and refuses one just outside with 400 aErrRange', async function () {
+  for (const [name, raw] of BOARDS) it(`${name}: accepts each published bound and refuses one just outside with 400 aErrRange`, async function () {
     this.timeout(60000);
     let bounds = 0;
-    for (const r of settable()) {
-      const l = fresh().entity(r.entity)!.limits!(r.op);
+    for (const r of settable(raw)) {
+      const l = fresh(raw).entity(r.entity)!.limits!(r.op);
       if (!l || l.readOnly) continue;
       const [accepted, refused] = probes(r, l);
-      const w = fresh();
+      const w = fresh(raw);
       const count = w.entity(r.entity)!.count;
       for (let i = 0; i < count; i++) {
         for (const [op, v] of PREPARE[`${r.entity}/${r.op}`] ?? []) {

@@ -117,6 +117,10 @@ describe('the module budget in the manifest', () => {
     });
   });
 
+  it('gives the pico/pico_w platform the same fixed heap', () => {
+    assert.deepEqual(read('manifest.json').platforms?.['pico/pico_w']?.creation, esp32);
+  });
+
   it('builds `make device-budget` with the same creation', () => {
     assert.deepEqual(read('budget/manifest.json').creation, esp32);
   });

@@ -23,21 +23,20 @@ const OPS: OpTable<ValuesOf<'analog'>> = deepFreeze({
 export class AnalogEntity extends DeviceEntity<ValuesOf<'analog'>> {
   private readonly pins: readonly number[];
   private readonly fullScale: number;
-  /** Options each input is opened with: the attenuation on ESP32, when the board names one. */
-  private readonly options: { pin: number; esp32?: { attenuation: number } }[];
-  /** Opened on first read. */
-  private readonly io: (Analog | null)[];
+  /**
+   * One input open at a time, reopened when another is read: the Pico's Analog selects its ADC channel
+   * when it is made, not when it reads, so with several open every read would sample the last one made.
+   */
+  private io: Analog | null = null;
+  private ioIndex = -1;
+  /** The attenuation each input is opened with on ESP32, when the board names one (-1: the SDK's default). */
+  private readonly attenuation: number;
 
   constructor(s: Settings, pins: readonly number[], fullScaleMicrovolts: number, attenuation = -1) {
     super('analog', OPS, pins.length, s, 'ain');
     this.pins = pins;
     this.fullScale = fullScaleMicrovolts;
-    this.io = [];
-    this.options = [];
-    for (let i = 0; i < pins.length; i++) {
-      this.io.push(null);
-      this.options.push(attenuation >= 0 ? { pin: pins[i], esp32: { attenuation } } : { pin: pins[i] });
-    }
+    this.attenuation = attenuation;
   }
 
   protected override read(i: number, op: Op): ValueOf<'analog'> {
@@ -47,8 +46,13 @@ export class AnalogEntity extends DeviceEntity<ValuesOf<'analog'>> {
 
   private sample(i: number): number {
     try {
-      let a = this.io[i];
-      if (!a) a = this.io[i] = new Analog(this.options[i]);
+      let a = this.io;
+      if (!a || this.ioIndex !== i) {
+        this.io = null;
+        if (a) (a as Analog & { close?(): void }).close?.(); // ECMA-419 io close (not in the typings)
+        a = this.io = new Analog(this.attenuation >= 0 ? { pin: this.pins[i], esp32: { attenuation: this.attenuation } } : { pin: this.pins[i] });
+        this.ioIndex = i;
+      }
       // Scale to 0..65535 so the value does not depend on the converter's bits.
       return Math.round((a.read() * 65535) / ((1 << a.resolution) - 1));
     } catch (e) {

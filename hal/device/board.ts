@@ -33,6 +33,8 @@ export interface BoardProfile {
   readonly pwmChannels: number;
   /** system/led: an LED pin, or -1 for none. */
   readonly led: number;
+  /** false when the LED is only on or off (no PWM reaches it: the Pico W's, on the Wi-Fi chip). */
+  readonly ledDimmable: boolean;
   readonly storeSlots: number;
   readonly slotCapacity: number;
 }
@@ -76,6 +78,7 @@ export function readBoard(raw: Raw | undefined): BoardProfile {
     uart: uarts(b.uart),
     pwmChannels: num(b.pwmChannels, 4),
     led: num(b.led, -1),
+    ledDimmable: b.ledDimmable !== false,
     storeSlots: num(b.storeSlots, 0),
     slotCapacity: num(b.slotCapacity, 0),
   };

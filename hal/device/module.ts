@@ -11,6 +11,7 @@ import { DigitalEntity } from './digital';
 import { EthernetEntity, portKey } from './ethernet';
 import type { PlatformApi } from './platform/api';
 import { PwmChannels, PwmPin } from './pwm-pin';
+import { OnOffPin, type LedOutput } from './onoff-pin';
 import { ServoEntity } from './servo';
 import { Settings, type PreferenceStore } from './settings';
 import { SignalEntity } from './signal';
@@ -40,6 +41,12 @@ export interface DeviceOptions {
 export function serialFromMac(mac: string): number {
   const b = macBytes(mac);
   return ((b[2] << 24) | (b[3] << 16) | (b[4] << 8) | b[5]) >>> 0;
+}
+
+/** The LED's output: PWM where the profile's LED is dimmable, on/off otherwise; none without an LED. */
+function ledOutput(b: BoardProfile, pwm: PwmChannels): LedOutput | null {
+  if (b.led < 0) return null;
+  return b.ledDimmable ? new PwmPin(b.led, 'system/0/led', pwm) : new OnOffPin(b.led);
 }
 
 /** The entities this HAL makes, as their classes (each is the EntityHal of its name). */
@@ -79,7 +86,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.clock = new ClockEntity(s);
     // Every PWM output (LED, servos, signals) holds one of the board's channels only while it runs.
     const pwm = new PwmChannels(b.pwmChannels);
-    this.system = new SystemEntity(s, b, this.serialNumber, o.firmware, b.led >= 0 ? new PwmPin(b.led, 'system/0/led', pwm) : null, this);
+    this.system = new SystemEntity(s, b, this.serialNumber, o.firmware, ledOutput(b, pwm), this);
     const e: Entities = {
       system: this.system,
       clock: this.clock,

@@ -10,7 +10,7 @@ import type { BoardProfile } from './board';
 import { DeviceEntity } from './entity';
 import { indexOrNone, MODULE_OFFSETS, NO_BOOT_SLOT } from '../kit/limits';
 import { READ, RUN, WRITE, type OpTable } from './op-table';
-import type { PwmPin } from './pwm-pin';
+import type { LedOutput } from './onoff-pin';
 import type { Settings } from './settings';
 import { ERR_STORAGE, ErrorWord } from '../kit/error-word';
 import { asBool, asNumber } from '../kit/value-guards';
@@ -62,7 +62,7 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   private readonly board: BoardProfile;
   private readonly serial: number;
   private readonly firmware: Firmware;
-  private readonly ledPin: PwmPin | null;
+  private readonly ledPin: LedOutput | null;
   private readonly resets: ResetRequester;
   /** Time.ticks at the last boot (a soft reset on the desktop host included). */
   private bootTicks = 0;
@@ -74,7 +74,7 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   /** system/bootslot: a store slot of this board, or none (as on the simulator). */
   private readonly bootSlots: OpLimits;
 
-  constructor(s: Settings, b: BoardProfile, serial: number, fw: Firmware, ledPin: PwmPin | null, resets: ResetRequester) {
+  constructor(s: Settings, b: BoardProfile, serial: number, fw: Firmware, ledPin: LedOutput | null, resets: ResetRequester) {
     super('system', OPS, 1, s, 'sys.');
     s.define('sys.name', b.name);
     this.board = b;

@@ -17,11 +17,14 @@ export default class Analog {
     if (vmax === undefined) throw new RangeError('bad attenuation');
     this.pin = options.pin;
     this.vmax = vmax;
+    pins.analogOpen.add(this.pin);
   }
   read(): number {
     const mv = pins.millivolts.get(this.pin);
     if (mv === undefined) return pins.analog.get(this.pin) ?? 0;
     return Math.min(4095, Math.floor((Math.min(mv, this.vmax) * 4095) / this.vmax));
   }
-  close(): void { /* nothing held */ }
+  close(): void {
+    pins.analogOpen.delete(this.pin);
+  }
 }

@@ -12,6 +12,8 @@ export const pins = {
   analog: new Map<number, number>(),
   /** Millivolts on an analog pin: read through the ESP32 SDK's scale (tests/fakes/analog.ts). */
   millivolts: new Map<number, number>(),
+  /** Pins with an Analog open (the Pico's ADC samples the channel of the last one made). */
+  analogOpen: new Set<number>(),
   /** What each pin outputs from an LEDC channel: {hz, value (duty in `resolution` bits), resolution}. */
   pwm: new Map<number, { hz: number; value: number; resolution: number }>(),
   /** Open serial ports: port -> baud. */
@@ -28,6 +30,7 @@ export function resetPins(): void {
   pins.level.clear();
   pins.analog.clear();
   pins.millivolts.clear();
+  pins.analogOpen.clear();
   pins.pwm.clear();
   pins.serial.clear();
   pins.used.clear();

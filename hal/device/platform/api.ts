@@ -1,6 +1,6 @@
-// The platform layer: what differs between the module build (esp32) and the desktop host (lin) that no
-// ECMA-419 class covers. The manifest maps the bare specifier 'hal/device/platform' to platform/esp32.ts
-// or platform/lin.ts; both implement this. Platform files import no relative module: XS would resolve
+// The platform layer: what differs between the module builds (esp32, pico/pico_w) and the desktop host
+// (lin) that no ECMA-419 class covers. The manifest maps the bare specifier 'hal/device/platform' to
+// platform/ecma419.ts (every module) or platform/lin.ts; both implement this. Platform files import no relative module: XS would resolve
 // it against 'hal/device/platform'. (Named "platform", not "port": `port` is also a USB entity.)
 
 export interface PlatformApi {

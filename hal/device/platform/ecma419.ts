@@ -1,5 +1,6 @@
-// The module build: restart through System.restart() (embedded:io/system, installed as a global by the
-// io manifest), addresses from the `net` module of the station interface. A frozen object of plain
+// Every module build (esp32, pico/pico_w): restart through System.restart() (embedded:io/system,
+// installed as a global by the io manifest; esp_restart on the ESP32, a watchdog reset on the Pico),
+// addresses from the `net` module of the station interface. A frozen object of plain
 // functions: preloaded into flash, nothing in RAM.
 
 import Net from 'net'; // Moddable's network-status module (the manifest's modules), not Node's

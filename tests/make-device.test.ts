@@ -1,0 +1,108 @@
+// `make device PLATFORM=pico/pico_w` without the Pico tools: one line says which is missing and mcconfig
+// never runs; with them (here a fake tree of the same shape and a fake mcconfig that records how it was
+// called) mcconfig builds with -t build (it never waits for a board) and gets the tools' locations and
+// bash for Moddable's make.pico.mk. No Moddable SDK and no Pico tool is needed.
+
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+interface Run { status: number | null; stderr: string; mcconfig: string | null }
+
+describe('make device PLATFORM=pico/pico_w', function () {
+  this.timeout(20000);
+  let tmp = '';
+  const at = (...p: string[]) => path.join(tmp, ...p);
+  const tool = (file: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  };
+
+  /** Everything make.pico.mk looks for, under $HOME/pico (the default PICO_ROOT). */
+  function picoTree(): void {
+    for (const d of ['pico-sdk/src/rp2_common', 'pico-extras/src/rp2_common', 'pico-examples/build/generated/pico_base']) {
+      fs.mkdirSync(at('home/pico', d), { recursive: true });
+    }
+    tool(at('home/pico/pico-sdk/build/pioasm/pioasm'));
+    tool(at('home/pico/pico-sdk/build/_deps/picotool/picotool'));
+    tool(at('gcc/bin/arm-none-eabi-gcc'));
+  }
+
+  function make(platform: string): Run {
+    const log = at('mcconfig.log');
+    fs.rmSync(log, { force: true });
+    const env = {
+      PATH: `${at('bin')}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: at('home'),
+      MODDABLE: at('moddable'),
+      PICO_GCC_ROOT: at('gcc'),
+      FAKE_LOG: log,
+    };
+    const r = spawnSync('make', ['-s', '-o', 'node_modules/.installed', 'device', `PLATFORM=${platform}`, `DEVICE_BUILD_DIR=${at('out')}`], {
+      cwd: ROOT, env, encoding: 'utf8',
+    });
+    return { status: r.status, stderr: r.stderr, mcconfig: fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : null };
+  }
+
+  /** The lines of our own check (make adds its "***" line after them). */
+  const said = (r: Run) => r.stderr.split('\n').filter((l) => l.startsWith('make device PLATFORM='));
+
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'make-device-'));
+    fs.mkdirSync(at('moddable/build'), { recursive: true });
+    fs.mkdirSync(at('bin'));
+    fs.writeFileSync(at('bin/mcconfig'), '#!/bin/sh\n{ echo "ARGS $*"; env | grep -E "^(PICO_|PIOASM|UF2CONV|MAKEFLAGS)" | sort; } > "$FAKE_LOG"\n', { mode: 0o755 });
+    tool(at('bin/cmake'));
+  });
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('says in one line that the pico-sdk is missing, and runs no mcconfig', () => {
+    const r = make('pico/pico_w');
+    assert.notEqual(r.status, 0);
+    assert.deepEqual(said(r), [`make device PLATFORM=pico/pico_w: no pico-sdk 2.2.0 at PICO_SDK_DIR=${at('home/pico/pico-sdk')} (docs/pico.md)`]);
+    assert.equal(r.mcconfig, null);
+  });
+
+  const PIECES: [string, string, RegExp][] = [
+    ['pico-extras', 'home/pico/pico-extras', /no pico-extras at PICO_EXTRAS_DIR=/],
+    ['a configured pico-examples', 'home/pico/pico-examples/build', /no configured pico-examples .* at PICO_EXAMPLES_DIR=/],
+    ['the toolchain', 'gcc/bin/arm-none-eabi-gcc', /no arm-none-eabi-gcc at PICO_GCC_ROOT=.*gcc-arm-none-eabi/],
+    ['pioasm', 'home/pico/pico-sdk/build/pioasm', /no pioasm at PIOASM=/],
+    ['picotool', 'home/pico/pico-sdk/build/_deps', /no picotool on PATH or at UF2CONV=/],
+  ];
+  for (const [what, remove, message] of PIECES) {
+    it(`names ${what} when only it is missing`, () => {
+      picoTree();
+      fs.rmSync(at(remove), { recursive: true });
+      const r = make('pico/pico_w');
+      assert.notEqual(r.status, 0);
+      assert.equal(said(r).length, 1, r.stderr);
+      assert.match(said(r)[0], message);
+      assert.equal(r.mcconfig, null);
+    });
+  }
+
+  it('builds with -t build and hands mcconfig the tools and bash when all are there', () => {
+    picoTree();
+    const r = make('pico/pico_w');
+    assert.equal(r.status, 0, r.stderr);
+    const log = r.mcconfig ?? '';
+    assert.match(log, new RegExp(`^ARGS -m -p pico/pico_w -t build -o ${at('out')} +manifest.json$`, 'm'));
+    assert.match(log, new RegExp(`^PICO_SDK_DIR=${at('home/pico/pico-sdk')}$`, 'm'));
+    assert.match(log, new RegExp(`^PICO_GCC_ROOT=${at('gcc')}$`, 'm'));
+    assert.match(log, new RegExp(`^UF2CONV=${at('home/pico/pico-sdk/build/_deps/picotool/picotool')}$`, 'm'));
+    assert.match(log, /^MAKEFLAGS=SHELL=\/bin\/bash$/m);
+    assert.match(log, /^MAKEFLAGS_JOBS=--jobs \d+$/m);
+  });
+
+  it('leaves other platforms alone: PLATFORM=lin needs no Pico tool and may deploy', () => {
+    const r = make('lin');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.mcconfig ?? '', /^ARGS -m -p lin -o \S+ +manifest.json$/m);
+    assert.doesNotMatch(r.mcconfig ?? '', /PICO_SDK_DIR/);
+  });
+});
