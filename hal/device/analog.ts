@@ -50,7 +50,9 @@ export class AnalogEntity extends DeviceEntity<ValuesOf<'analog'>> {
       if (!a || this.ioIndex !== i) {
         this.io = null;
         if (a) (a as Analog & { close?(): void }).close?.(); // ECMA-419 io close (not in the typings)
-        a = this.io = new Analog(this.attenuation >= 0 ? { pin: this.pins[i], esp32: { attenuation: this.attenuation } } : { pin: this.pins[i] });
+        const options: { pin: number; esp32?: { attenuation: number } } = { pin: this.pins[i] };
+        if (this.attenuation >= 0) options.esp32 = { attenuation: this.attenuation };
+        a = this.io = new Analog(options);
         this.ioIndex = i;
       }
       // Scale to 0..65535 so the value does not depend on the converter's bits.

@@ -27,12 +27,17 @@ export class OnOffPin implements LedOutput {
       if (!this.io) this.io = new Digital({ pin: this.pin, mode: Digital.Output });
       this.io.write(duty > 0 ? 1 : 0);
     } catch (e) {
-      this.stop();
+      this.release();
       throw new ApiError(aErrIO, `pin ${this.pin}: ${(e as Error).message}`);
     }
   }
 
+  /** Off: the output stays open and low (closing it would leave the LED as it was). */
   stop(): void {
+    if (this.io) this.drive(0, 0);
+  }
+
+  private release(): void {
     const io = this.io;
     this.io = null;
     if (io) io.close();
