@@ -34,12 +34,19 @@ function listText(values: readonly number[]): string {
   return values.length <= 8 ? values.join(', ') : values.slice(0, 6).join(', ') + ', ... ' + values[values.length - 1];
 }
 
+/**
+ * The one message of a refused integer, wherever it is refused: the value as sent and the bounds the
+ * description publishes (`what: 300 is out of range 1..255`, `what: 3 is not one of 0, 1, 4`).
+ */
+export function outOfBounds(what: string, shown: string, l: OpLimits): ApiError {
+  return new ApiError(aErrRange, l.values
+    ? `${what}: ${shown} is not one of ${listText(l.values)}`
+    : `${what}: ${shown} is out of range ${l.min ?? ''}..${l.max ?? ''}`);
+}
+
 function checkOne(name: string, index: number, op: string, l: OpLimits, n: number): void {
-  if (l.values && l.values.indexOf(n) < 0) {
-    throw new ApiError(aErrRange, `${name}/${index}/${op}: ${n} is not accepted by this module (accepted: ${listText(l.values)})`);
-  }
-  if (!((l.min === undefined || n >= l.min) && (l.max === undefined || n <= l.max))) {
-    throw new ApiError(aErrRange, `${name}/${index}/${op}: ${n} is out of range ${l.min ?? ''}..${l.max ?? ''} on this module`);
+  if (l.values ? l.values.indexOf(n) < 0 : !((l.min === undefined || n >= l.min) && (l.max === undefined || n <= l.max))) {
+    throw outOfBounds(`${name}/${index}/${op}`, String(n), l);
   }
 }
 

@@ -1,12 +1,13 @@
 // GET /api/v1/device/{serial}: what one module has and accepts (DECISIONS.md §Self-description):
 // {serialNumber, model, module, entities: {name: {count, operations: {op: {get, put, type, unit,
-// params, min/max | values}}}}}. The limits come from the HAL's limits(op), the same data the HAL
-// enforces. The text is made in pieces of about half a kilobyte (a few operations of one entity) by a
+// params, min/max | values}}}}}. The bounds of an integer PUT are publishedBounds (./bounds.ts): the
+// type, the range column and the HAL's limits(op), the same data the API and the HAL enforce. The text is made in pieces of about half a kilobyte (a few operations of one entity) by a
 // DescriptionStream the HTTP core polls whenever its transport has room (a chunked body): no build,
 // simulator or module, ever holds the whole description, only the piece being sent.
 
 import { serialText } from './serial';
 import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from './routes';
+import { publishedBounds, takesIntegers } from './bounds';
 import type { EntityHal, ModuleHal, OpLimits } from '../../hal/types';
 import type { ResponseStream } from '../http/request';
 
@@ -56,7 +57,9 @@ export function operationJson(forms: readonly Route[], hal: EntityHal, op: strin
   if (settable && putForm !== main && putForm!.params.length !== main.params.length) {
     out += ',"putParams":' + paramsJson(putForm!.params, hal);
   }
-  return out + (settable ? limitsJson(limits) : '') + '}';
+  if (!settable) return out + '}';
+  // An integer PUT always publishes its bounds: the type, the range column and the module's limits.
+  return out + limitsJson(takesIntegers(putForm!) ? publishedBounds(putForm!, limits) : limits) + '}';
 }
 
 /** A piece grows to about this many characters (one operation more at most), then goes out. */
