@@ -12,11 +12,13 @@ import type { PlatformApi } from './platform/api';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
-import { asNumber } from '../kit/value-guards';
+import { asBytes, asNumber } from '../kit/value-guards';
+import { checkDnsLabel } from '../kit/dns-label';
 import { ipv4Bytes, macBytes } from './values';
 
 type Op = EntityOps['ethernet'];
 const DHCP = 2;
+const HOST_KEY = 'eth.host';
 
 const OPS: OpTable<ValuesOf<'ethernet'>> = deepFreeze({
   enabled: { fixed: true, limits: { values: [1] } },
@@ -27,7 +29,7 @@ const OPS: OpTable<ValuesOf<'ethernet'>> = deepFreeze({
   staticipv4dnsaddress: { setting: 'dns' },
   ipv4address: { code: READ },
   ipv4dnsaddress: { code: READ },
-  hostname: { setting: 'host' },
+  hostname: { code: READ | WRITE }, // saved as eth.host, checked as a DNS label
   macaddress: { code: READ },
   interfaceport: { code: READ | WRITE },
 });
@@ -65,13 +67,15 @@ export class EthernetEntity extends DeviceEntity<ValuesOf<'ethernet'>> {
       }
       case 'macaddress': return macBytes(this.platform.macAddress());
       case 'interfaceport': return this.settings.num(portKey(p[0]));
+      case 'hostname': return this.settings.bytes(HOST_KEY);
     }
     throw this.unsupported(op);
   }
 
   protected override write(_i: number, op: Op, p: readonly number[], v: ValueOf<'ethernet'>): void {
-    if (op !== 'interfaceport') throw this.unsupported(op);
-    this.settings.set(portKey(p[0]), asNumber(v, 'interfaceport'));
+    if (op === 'hostname') this.settings.set(HOST_KEY, checkDnsLabel('hostname', asBytes(v, 'hostname')));
+    else if (op === 'interfaceport') this.settings.set(portKey(p[0]), asNumber(v, 'interfaceport'));
+    else throw this.unsupported(op);
   }
 }
 Object.freeze(EthernetEntity.prototype);
