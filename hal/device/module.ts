@@ -57,6 +57,8 @@ interface Entities {
 
 export class DeviceModule implements ModuleHal, ResetRequester {
   readonly serialNumber: number;
+  /** The board's name (its board profile), published as the description's `name`. */
+  readonly name: string;
   readonly entities: ModuleEntities;
   private readonly settings: Settings;
   private readonly platform: PlatformApi;
@@ -76,6 +78,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.platform = o.platform;
     this.onReset = o.onReset;
     this.serialNumber = (o.serial >>> 0) || serialFromMac(o.platform.macAddress());
+    this.name = b.name;
     this.clock = new ClockEntity(s);
     this.system = new SystemEntity(s, b, this.serialNumber, o.firmware, b.led >= 0 ? new PwmPin(b.led) : null, this);
     const e: Entities = {

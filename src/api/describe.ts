@@ -1,5 +1,5 @@
 // GET /api/v1/device/{serial}: what one module has and accepts (DECISIONS.md §Self-description):
-// {serialNumber, model, module, entities: {name: {count, operations: {op: {get, put, type, unit,
+// {serialNumber, model, module, name, entities: {name: {count, operations: {op: {get, put, type, unit,
 // params, min/max | values}}}}}. The bounds of an integer PUT are publishedBounds (./bounds.ts): the
 // type, the range column and the HAL's limits(op), the same data the API and the HAL enforce. The text is made in pieces of about half a kilobyte (a few operations of one entity) by a
 // DescriptionStream the HTTP core polls whenever its transport has room (a chunked body): no build,
@@ -96,7 +96,8 @@ export class DescriptionStream implements ResponseStream {
     const names = ENTITY_NAMES;
     if (this.entity < 0) {
       this.entity = 0;
-      const head = this.before + identity(this.device).slice(0, -1) + ',"entities":{';
+      const name = this.device.name;
+      const head = this.before + identity(this.device).slice(0, -1) + (name ? ',"name":' + JSON.stringify(name) : '') + ',"entities":{';
       this.before = '';
       return head;
     }
