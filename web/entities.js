@@ -80,9 +80,11 @@ function entityBlock(name, entity) {
 }
 
 // One operation: an input that fits its type, Read / Set / Run buttons, a watch box, a message. Each
-// control is named after what it acts on ("system hbinterval"), for assistive technology and tests.
+// control is named after what it acts on ("system hbinterval", "Set system hbinterval"), for
+// assistive technology and tests.
 function opRow(entity, index, op, d) {
   const name = entity + ' ' + op;
+  const button = (text, onclick) => el('button', { type: 'button', 'aria-label': text + ' ' + name, onclick }, text);
   const params = (d.params || []).map((p) => el('input', {
     type: 'number', min: p.min, max: p.max >= 0 ? p.max : undefined, value: p.min || 0, required: true, title: p.name, 'aria-label': name + ' ' + p.name,
   }));
@@ -90,7 +92,7 @@ function opRow(entity, index, op, d) {
   const path = () => entity + '/' + index.value + '/' + op + params.map((p) => '/' + p.value).join('');
   const input = makeInput(d, name);
   const ctl = el('span', { class: 'ctl' }, ...params.map((p) => el('label', null, p.title + ' ', p)));
-  const row = el('div', { class: 'op', 'data-op': op, role: 'group', 'aria-label': name },
+  const row = el('div', { class: 'op', 'data-op': op },
     el('b', null, op, d.unit ? el('small', null, unitText(d.unit)) : null), ctl);
   const report = (p) => p.then((text) => { msg.className = 'msg'; msg.textContent = text; },
     (e) => { msg.className = 'msg err'; msg.textContent = e.message; });
@@ -100,13 +102,13 @@ function opRow(entity, index, op, d) {
   }
   if (input) ctl.append(input);
   if (d.get === 'none') {
-    ctl.append(el('button', { type: 'button', onclick: () => report(call('GET', path()).then((r) => 'done ' + JSON.stringify(r))) }, 'Run'));
+    ctl.append(button('Run', () => report(call('GET', path()).then((r) => 'done ' + JSON.stringify(r)))));
   }
-  if (readable) ctl.append(el('button', { type: 'button', onclick: row.read }, 'Read'));
+  if (readable) ctl.append(button('Read', row.read));
   if (d.put && d.put !== '-' && d.put !== 'BYTES') {
-    ctl.append(el('button', { type: 'button', onclick: () => report(set(path(), input, d, params)) }, 'Set'));
+    ctl.append(button('Set', () => report(set(path(), input, d, params))));
   }
-  if (d.get === 'bytes') ctl.append(el('button', { type: 'button', onclick: () => report(slotDownload(path())) }, 'Download'));
+  if (d.get === 'bytes') ctl.append(button('Download', () => report(slotDownload(path()))));
   if ((d.get === 'int' || d.get === 'bool' || d.get === '?') && !params.length) {
     const box = el('input', { type: 'checkbox', 'aria-label': 'watch ' + name, onchange: () => watch(entity + '/' + index.value + '/' + op, d.unit, box.checked) });
     ctl.append(el('label', null, box, ' watch'));
