@@ -1,10 +1,12 @@
 // The integer bounds of a settable operation as a client reads them (DECISIONS.md §Limits as a client
 // reads them): the type, the range column and the module's own limits (OpLimits) together. The
-// description publishes publishedBounds(); a PUT is checked by checkBounds() against the same three
-// sources, and a refusal names the published bounds in the one message form of hal/kit/limits.ts.
+// description publishes publishedBounds(); a PUT is checked against the same three sources (the type
+// and the range column by the API core, the module's limits by the HAL), and every refusal names the
+// published bounds in the one message form of hal/kit/limits.ts.
 
 import { outOfBounds } from '../../hal/kit/limits';
-import type { OpLimits } from '../../hal/types';
+import type { ApiError } from '../../hal/kit/errors';
+import type { EntityHal, OpLimits } from '../../hal/types';
 import type { Route } from './routes';
 import { deepFreeze } from '../util/freeze';
 
@@ -52,15 +54,13 @@ export function publishedBounds(r: Route, own: OpLimits | null | undefined): OpL
 }
 
 /**
- * `v` when it lies inside the published bounds of `r`; else 400 aErrRange naming them. `shown` is the
- * value as the client sent it ("0x1FF", 300).
+ * The refusal of `v`, outside the type `t` or the range column of `r` (the caller checks, inline: on
+ * the path of an accepted PUT there is no call): 400 aErrRange naming the bounds the description
+ * publishes, the module's limits read only now, from `hal`. Inside them, the HAL's own check
+ * (hal/kit/limits.ts) applies the module's limits with the same message form. `shown` is the value
+ * as the client sent it ("0x1FF", 300).
  */
-export function checkBounds(r: Route, own: OpLimits | null | undefined, v: number, what: string, shown: unknown): number {
-  const t = intType(r.type);
-  let ok = v >= t.min && v <= t.max && (r.min > r.max || (v >= r.min && v <= r.max));
-  if (ok && own && !own.readOnly) {
-    ok = own.values ? own.values.indexOf(v) >= 0 : (own.min === undefined || v >= own.min) && (own.max === undefined || v <= own.max);
-  }
-  if (!ok) throw outOfBounds(what, typeof shown === 'string' ? shown : String(v), publishedBounds(r, own));
-  return v === 0 ? 0 : v; // no -0
+export function outOfRoute(r: Route, hal: EntityHal | null | undefined, v: number, what: string, shown: unknown): ApiError {
+  const own = hal && hal.limits ? hal.limits(r.op) : null;
+  return outOfBounds(what, typeof shown === 'string' ? shown : String(v), publishedBounds(r, own));
 }

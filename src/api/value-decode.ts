@@ -8,8 +8,8 @@ import type { Route } from './routes';
 import type { HalValue } from '../../hal/types';
 import { utf8Length, type TextCodec } from '../util/text';
 import { outOfBounds } from '../../hal/kit/limits';
-import { checkBounds, intType, type IntType } from './bounds';
-import type { OpLimits } from '../../hal/types';
+import { intType, outOfRoute, type IntType } from './bounds';
+import type { EntityHal } from '../../hal/types';
 
 export { intType };
 
@@ -34,8 +34,8 @@ function describe(value: unknown): string {
  */
 function readInt(value: unknown, t: IntType, what: string): number {
   if (typeof value === 'number') {
-    if (Number.isFinite(value) && !Number.isInteger(value)) throw new ApiError(aErrParam, `${what}: ${value} is not an integer`);
-    return value;
+    if (Number.isInteger(value) || !Number.isFinite(value)) return value; // a non-finite one is out of range
+    throw new ApiError(aErrParam, `${what}: ${value} is not an integer`);
   }
   if (typeof value !== 'string') {
     throw new ApiError(aErrParam, `${what}: expected an integer or a decimal or 0x-hex string, got ${describe(value)}`);
@@ -93,11 +93,15 @@ function decodeBool(value: unknown, what: string): boolean {
   throw new ApiError(aErrParam, `${what}: expected a boolean, got ${describe(value)}`);
 }
 
-function decodeList32(value: unknown, route: Route, own: OpLimits | null | undefined, what: string): number[] {
+function decodeList32(value: unknown, route: Route, hal: EntityHal | null | undefined, what: string): number[] {
   if (!Array.isArray(value)) throw new ApiError(aErrParam, `${what}: expected an array of u32, got ${describe(value)}`);
   if (value.length > LIST_MAX) throw new ApiError(aErrSize, `${what}: ${value.length} entries, at most ${LIST_MAX}`);
   const out: number[] = [];
-  for (let i = 0; i < value.length; i++) out.push(checkBounds(route, own, readInt(value[i], U32, `${what}[${i}]`), `${what}[${i}]`, value[i]));
+  for (let i = 0; i < value.length; i++) {
+    const v = readInt(value[i], U32, `${what}[${i}]`);
+    if (!(v >= 0 && v <= U32.max)) throw outOfRoute(route, hal, v, `${what}[${i}]`, value[i]);
+    out.push(v === 0 ? 0 : v);
+  }
   return out;
 }
 
@@ -162,17 +166,20 @@ function decodeName(value: unknown, what: string): string {
 }
 
 /**
- * The PUT `value` decoded for `route`, or an ApiError. An integer is checked against the type, the
- * range column and `own`, the module's limits (hal.limits(op)): the bounds the description publishes.
+ * The PUT `value` decoded for `route`, or an ApiError. An integer is checked against the type and the
+ * range column; a refusal names the bounds the description publishes, `hal`'s limits included.
  */
-export function decodeValue(route: Route, value: unknown, codec: TextCodec, own?: OpLimits | null): HalValue {
+export function decodeValue(route: Route, value: unknown, codec: TextCodec, hal?: EntityHal | null): HalValue {
   const what = route.op;
   switch (route.put) {
     case 'I8': case 'I16': case 'I32': {
-      return checkBounds(route, own, readInt(value, intType(route.type), what), what, value);
+      const t = intType(route.type);
+      const v = readInt(value, t, what);
+      if (v >= t.min && v <= t.max && (route.min > route.max || (v >= route.min && v <= route.max))) return v === 0 ? 0 : v;
+      throw outOfRoute(route, hal, v, what, value);
     }
     case 'BOOL': return decodeBool(value, what);
-    case 'L32': return decodeList32(value, route, own, what);
+    case 'L32': return decodeList32(value, route, hal, what);
     case 'L8': return decodeBytes(value, route, what, codec);
     case 'STR': return decodeName(value, what);
   }
