@@ -44,19 +44,19 @@ export function outOfBounds(what: string, shown: string, l: OpLimits): ApiError 
     : `${what}: ${shown} is out of range ${l.min ?? ''}..${l.max ?? ''}`);
 }
 
-function checkOne(name: string, index: number, op: string, l: OpLimits, n: number): void {
+function checkOne(op: string, l: OpLimits, n: number): void {
   if (l.values ? l.values.indexOf(n) < 0 : !((l.min === undefined || n >= l.min) && (l.max === undefined || n <= l.max))) {
-    throw outOfBounds(`${name}/${index}/${op}`, String(n), l);
+    throw outOfBounds(op, String(n), l);
   }
 }
 
 /**
- * Throws 400 aErrRange unless `value` is inside `l` (booleans as 0/1, lists entry by entry). The
- * message names `name/index/op`, put together only when a value is refused.
+ * Throws 400 aErrRange unless `value` is inside `l` (booleans as 0/1, lists entry by entry), with the
+ * message of outOfBounds, put together only when a value is refused.
  */
-export function checkLimits(name: string, index: number, op: string, l: OpLimits | null | undefined, value: HalValue): void {
+export function checkLimits(op: string, l: OpLimits | null | undefined, value: HalValue): void {
   if (!l || l.readOnly) return;
-  if (typeof value === 'number') checkOne(name, index, op, l, value);
-  else if (typeof value === 'boolean') checkOne(name, index, op, l, value ? 1 : 0);
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(name, index, op, l, value[i]);
+  if (typeof value === 'number') checkOne(op, l, value);
+  else if (typeof value === 'boolean') checkOne(op, l, value ? 1 : 0);
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(op, l, value[i]);
 }
