@@ -140,6 +140,21 @@ describe('web console: accessibility and what a client reads', function () {
     await page.close();
   });
 
+  it('breaks no operation name inside a word, on a desktop or a phone', async () => {
+    for (const [w, h] of [[1280, 900], [390, 844]]) {
+      const { page } = await open(browser, server.port, w, h);
+      for (const e of ['powerdelivery', 'userconfig', 'analog', 'system']) await openEntity(page, e);
+      // A name is one line (its text one client rect) that fits its column.
+      const broken = await page.locator('#list .op > b').evaluateAll((bs) => bs.filter((b) => {
+        const r = (b.ownerDocument as { createRange(): { selectNodeContents(n: unknown): void; getClientRects(): { length: number } } }).createRange();
+        r.selectNodeContents(b.firstChild!);
+        return r.getClientRects().length > 1 || b.scrollWidth > b.clientWidth + 1;
+      }).map((b) => b.firstChild!.textContent));
+      assert.deepEqual(broken, [], `at ${w} px`);
+      await page.close();
+    }
+  });
+
   it('on a phone, the first screen shows the module and its main entity\'s values', async () => {
     const { page } = await open(browser, server.port, 390, 844);
     const first = page.locator('#list details').first();
