@@ -30,8 +30,9 @@ for (const [name, fresh] of modules) {
       assert.equal((await call(api, 'GET', HOST)).json.response.value, 'bench-1');
     });
 
-    it('accepts letters, digits and inner hyphens, 1 to 63 bytes', async () => {
+    it('starts as brainstem-<serial>, and accepts letters, digits and inner hyphens, 1 to 63 bytes', async () => {
       const api = fresh();
+      assert.equal((await call(api, 'GET', HOST)).json.response.value, 'brainstem-1234abcd');
       for (const value of GOOD) {
         const a = await call(api, 'PUT', HOST, { value });
         assert.equal(a.status, 200, `${value}: ${a.text}`);

@@ -84,7 +84,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     const e: Entities = {
       system: this.system,
       clock: this.clock,
-      ethernet: new EthernetEntity(s, o.platform, o.httpPort),
+      ethernet: new EthernetEntity(s, o.platform, o.httpPort, this.serialNumber),
     };
     if (b.digital.length) e.digital = new DigitalEntity(s, b.digital);
     if (b.servo.length) e.servo = new ServoEntity(s, b.servo);
