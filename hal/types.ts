@@ -107,6 +107,8 @@ export type ModuleEntities = { readonly [E in EntityName]?: HalOf<E> };
 export interface ModuleHal {
   /** The module's 32-bit serial number (the {serial_num} of its paths). */
   readonly serialNumber: number;
+  /** What the module says it is (the simulator's profile, the device's board): the description's `name`. */
+  readonly name?: string;
   /** Entities this module has; one it lacks answers 404 aErrInvalidEntity. */
   readonly entities: ModuleEntities;
   /** The module clock, in milliseconds since the Unix epoch (UTC): envelope timestamps. */

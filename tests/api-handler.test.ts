@@ -52,9 +52,9 @@ describe('API handler', () => {
     });
 
     it('does not treat leading zeros, signs or junk as an index', async () => {
-      assertError(await call(api, 'GET', `${BASE}/system/00/serialnumber`), 404, 'aErrInvalidOption');
-      assertError(await call(api, 'GET', `${BASE}/system/-1/serialnumber`), 404, 'aErrInvalidOption');
-      assertError(await call(api, 'GET', `${BASE}/system/+0/serialnumber`), 404, 'aErrInvalidOption');
+      assertError(await call(api, 'GET', `${BASE}/system/00/serialnumber`), 404, 'aErrIndexRange');
+      assertError(await call(api, 'GET', `${BASE}/system/-1/serialnumber`), 404, 'aErrIndexRange');
+      assertError(await call(api, 'GET', `${BASE}/system/+0/serialnumber`), 404, 'aErrIndexRange');
     });
 
     it('answers 404 aErrIndexRange beyond the module instances', async () => {

@@ -72,7 +72,7 @@ describe('web console in headless Chromium', function () {
   });
 
   it('shows the module: serial, model, firmware and its entities', async () => {
-    assert.equal(await page.title(), 'Module console');
+    assert.equal(await page.title(), 'everything 0x1234ABCD – console');
     assert.match(await page.locator('#ident').innerText(), /serial 0x1234ABCD, model \d+, module \d+, firmware \d+\.\d+\.\d+/);
     const entities = await page.locator('details').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-entity')));
     for (const e of ['rail', 'system', 'analog', 'store']) assert.ok(entities.includes(e), `${e} in ${entities.join(' ')}`);
@@ -80,20 +80,20 @@ describe('web console in headless Chromium', function () {
 
   it('sets rail/0/voltagesetpoint and the live chart follows', async () => {
     const enable = await opRow(page, 'rail', 'enable');
-    await enable.locator('input[aria-label=value]').check();
-    await enable.getByRole('button', { name: 'Set' }).click();
+    await enable.getByLabel('rail enable', { exact: true }).check();
+    await enable.getByRole('button', { name: /^Set / }).click();
     await enable.locator('.msg', { hasText: 'set = true' }).waitFor();
     const setpoint = await opRow(page, 'rail', 'voltagesetpoint');
-    const input = setpoint.locator('input[aria-label=value]');
+    const input = setpoint.getByLabel('rail voltagesetpoint', { exact: true });
     assert.equal(await input.getAttribute('type'), 'number');
     await input.fill('3000000');
-    await setpoint.getByRole('button', { name: 'Set' }).click();
+    await setpoint.getByRole('button', { name: /^Set / }).click();
     await setpoint.locator('.msg', { hasText: 'set = 3000000 µV (3.000 V)' }).waitFor();
-    for (const op of ['voltage', 'current']) await (await opRow(page, 'rail', op)).getByLabel('watch').check();
+    for (const op of ['voltage', 'current']) await (await opRow(page, 'rail', op)).getByLabel(`watch rail ${op}`).check();
     const chart = page.locator('.chart[data-key="rail/0/voltage"]');
     await chart.locator('b', { hasText: /\(2\.99\d V\)|\(3\.00\d V\)/ }).waitFor();
     await input.fill('5000000');
-    await setpoint.getByRole('button', { name: 'Set' }).click();
+    await setpoint.getByRole('button', { name: /^Set / }).click();
     await chart.locator('b', { hasText: /\(4\.99\d V\)|\(5\.00\d V\)/ }).waitFor({ timeout: 5000 });
     await page.locator('.chart[data-key="rail/0/current"] b', { hasText: /\(200\.\d{3} mA\)|\(199\.\d{3} mA\)/ }).waitFor();
     // Several points drawn, the last ones at 5 V: the line climbs to the top of the chart.
@@ -111,17 +111,18 @@ describe('web console in headless Chromium', function () {
 
   it('shows the module’s error message next to the field', async () => {
     const value = await opRow(page, 'analog', 'value');
-    await value.locator('input[aria-label=value]').fill('1000');
-    await value.getByRole('button', { name: 'Set' }).click();
+    await value.getByLabel('analog value', { exact: true }).fill('1000');
+    await value.getByRole('button', { name: /^Set / }).click();
     const msg = value.locator('.msg.err');
     await msg.waitFor();
     assert.match(await msg.innerText(), /^aErrMode: analog 0 .*not an output/);
     const action = await opRow(page, 'system', 'save');
-    await action.getByRole('button', { name: 'Run' }).click();
+    await action.getByRole('button', { name: /^Run / }).click();
     await action.locator('.msg', { hasText: 'done {}' }).waitFor();
   });
 
   it('runs a bulk capture and plots it', async () => {
+    await page.click('#capture > summary');
     await page.fill('#capN', '500');
     await page.click('#capRun');
     await page.locator('#capMsg', { hasText: /^captured: 1000 bytes, 500 samples/ }).waitFor({ timeout: 10_000 });
@@ -149,8 +150,8 @@ describe('web console in headless Chromium', function () {
       return route.fallback();
     });
     const row = await opRow(page, 'system', 'hbinterval');
-    await row.locator('input[aria-label=value]').fill('30');
-    await row.getByRole('button', { name: 'Set' }).click();
+    await row.getByLabel('system hbinterval', { exact: true }).fill('30');
+    await row.getByRole('button', { name: /^Set / }).click();
     await page.locator('#tokenForm').waitFor({ state: 'visible' });
     await page.fill('#token', 's3cret');
     await page.click('#tokenForm button');
@@ -161,25 +162,25 @@ describe('web console in headless Chromium', function () {
 
   it('reads an operation with a path parameter, within its published range', async () => {
     const row = await opRow(page, 'poe', 'pairvoltage');
-    const pair = row.getByLabel('pair');
+    const pair = row.getByLabel('poe pairvoltage pair');
     assert.equal(await pair.getAttribute('max'), '1');
     await pair.fill('1');
-    await row.getByRole('button', { name: 'Read' }).click();
+    await row.getByRole('button', { name: /^Read / }).click();
     await row.locator('.msg', { hasText: /^= -?\d+ µV/ }).waitFor();
     await pair.fill('2');
-    await row.getByRole('button', { name: 'Read' }).click();
+    await row.getByRole('button', { name: /^Read / }).click();
     await row.locator('.msg.err', { hasText: /^aErrRange: pair 2 is out of range 0\.\.1/ }).waitFor();
   });
 
   it('filters entities and operations by name', async () => {
     await page.fill('#filter', 'vbus');
-    const shown = await page.locator('details:not([hidden])').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-entity')));
+    const shown = await page.locator('#list details:not([hidden])').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-entity')));
     assert.deepEqual(shown, ['port']);
     await page.locator('details[data-entity="port"] .op[data-op="vbusvoltage"]').waitFor();
     const ops = await page.locator('details[data-entity="port"] .op:not([hidden])').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-op')));
     assert.ok(ops.length >= 2 && ops.every((op) => op!.includes('vbus')), ops.join(' '));
     await page.fill('#filter', '');
-    assert.equal(await page.locator('details[hidden]').count(), 0);
+    assert.equal(await page.locator('#list details[hidden]').count(), 0);
   });
 
   it('works with the older description (operations as a list of names)', async () => {
@@ -187,8 +188,8 @@ describe('web console in headless Chromium', function () {
     await old.goto(`http://127.0.0.1:${server.port}/`);
     await old.waitForFunction("document.getElementById('ident').textContent.includes('firmware')");
     const row = await opRow(old, 'system', 'hbinterval');
-    await row.locator('input[aria-label=value]').fill('42');
-    await row.getByRole('button', { name: 'Set' }).click();
+    await row.getByLabel('system hbinterval', { exact: true }).fill('42');
+    await row.getByRole('button', { name: /^Set / }).click();
     await row.locator('.msg', { hasText: 'set = 42' }).waitFor();
     await old.close();
   });

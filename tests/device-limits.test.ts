@@ -22,6 +22,7 @@ const PREPARE: { readonly [route: string]: readonly [string, number][] } = {
   'signal/t2time': [['enable', 1], ['t3time', 500000000]],
   'digital/state': [['configuration', 1]],
   'digital/value': [['configuration', 1]],
+  'clock/day': [['month', 1]], // a month of 31 days
 };
 
 /** The board with every entity, then each board profile of manifest.json (esp32, pico/pico_w, lin). */
@@ -92,18 +93,22 @@ describe('device HAL: published limits are the enforced ones', () => {
     assert.equal(lim('system', 'save'), null); // an action
   });
 
-  for (const [name, raw] of BOARDS) it(`${name}: accepts each published bound and refuses one just outside with 400 aErrRange`, async function () {
+  for (const [name, raw] of BOARDS) it(`${name}: publishes min and max (or values) for every integer PUT, accepts each bound and refuses one just outside`, async function () {
     this.timeout(60000);
+    const entities = (await call(fresh(raw).api, 'GET', BASE + '/0x1234abcd')).json.response.entities;
     let bounds = 0;
     for (const r of settable(raw)) {
-      const l = fresh(raw).entity(r.entity)!.limits!(r.op);
-      if (!l || l.readOnly) continue;
+      const op = entities[r.entity]?.operations[r.op];
+      if (!op || !op.put || !['I8', 'I16', 'I32', 'L32'].includes(op.put)) continue;
+      assert.ok(op.values ? op.values.length > 0 : Number.isInteger(op.min) && Number.isInteger(op.max), `${r.entity}/${r.op} publishes its bounds`);
+      const l: OpLimits = op.values ? { values: op.values } : { min: op.min, max: op.max };
+      const named = op.values ? ' is not one of ' : ` is out of range ${op.min}..${op.max}`;
       const [accepted, refused] = probes(r, l);
       const w = fresh(raw);
       const count = w.entity(r.entity)!.count;
       for (let i = 0; i < count; i++) {
-        for (const [op, v] of PREPARE[`${r.entity}/${r.op}`] ?? []) {
-          const p = await call(w.api, 'PUT', `${BASE}/${r.entity}/${i}/${op}`, { value: v });
+        for (const [prep, v] of PREPARE[`${r.entity}/${r.op}`] ?? []) {
+          const p = await call(w.api, 'PUT', `${BASE}/${r.entity}/${i}/${prep}`, { value: v });
           assert.equal(p.status, 200, JSON.stringify(p.json));
         }
         for (const n of accepted) {
@@ -115,11 +120,12 @@ describe('device HAL: published limits are the enforced ones', () => {
           const a = await putValue(w.api, r, i, n);
           assert.equal(a.status, 400, `${path(r, i)} ${n}: ${JSON.stringify(a.json)}`);
           assert.equal(a.json.response.error, 'aErrRange', `${path(r, i)} ${n}`);
+          assert.ok(a.json.response.message.includes(named), `${path(r, i)} ${n}: ${a.json.response.message} names${named}`);
           bounds++;
         }
       }
     }
-    assert.ok(bounds > 60, `only ${bounds} bounds checked`);
+    assert.ok(bounds > 100, `only ${bounds} bounds checked`);
   });
 
   it('answers PUT with 501 aErrUnimplemented exactly where it publishes readOnly', async () => {

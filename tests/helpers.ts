@@ -135,5 +135,5 @@ export function wholeDescription(d: ModuleHal): string {
       .map((op) => '"' + op + '":' + operationJson(routeForms(name, op)!, hal, op));
     if (ops.length) entities.push('"' + name + '":{"count":' + hal.count + ',"operations":{' + ops.join(',') + '}}');
   }
-  return identity(d).slice(0, -1) + ',"entities":{' + entities.join(',') + '}}';
+  return identity(d).slice(0, -1) + (d.name ? ',"name":' + JSON.stringify(d.name) : '') + ',"entities":{' + entities.join(',') + '}}';
 }

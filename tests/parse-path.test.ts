@@ -74,8 +74,8 @@ const MISSES: [string, number, string, RegExp, number][] = [
   [`${B}/system/0`, 404, 'aErrInvalidOption', /^missing operation after system\/0$/, MISS_OPERATION],
   [`${B}/system/0/nosuch`, 404, 'aErrInvalidOption', /^unknown operation 'nosuch' of system$/, MISS_OPERATION],
   // An index segment that is not canonical decimal is read as the operation.
-  [`${B}/system/00/serialnumber`, 404, 'aErrInvalidOption', /^unknown operation '00' of system$/, MISS_OPERATION],
-  [`${B}/system/-1/serialnumber`, 404, 'aErrInvalidOption', /^unknown operation '-1' of system$/, MISS_OPERATION],
+  [`${B}/system/00/serialnumber`, 404, 'aErrIndexRange', /^'00' is not an index of system: /, MISS_OPERATION],
+  [`${B}/system/-1/serialnumber`, 404, 'aErrIndexRange', /^'-1' is not an index of system: /, MISS_OPERATION],
   [`${B}/system/0/constructor`, 404, 'aErrInvalidOption', /unknown operation/, MISS_OPERATION],
   [`${B}/system/0/serialnumber/1`, 404, 'aErrInvalidOption', /^system\/serialnumber takes no path parameters; got 1 path parameter$/, MISS_OPERATION],
   [`${B}/store/0/slotdata`, 404, 'aErrInvalidOption', /store\/slotdata takes \{slot\}; got 0 path parameters/, MISS_OPERATION],

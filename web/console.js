@@ -3,7 +3,6 @@
 // shared helpers, the token form and the API calls. Plain DOM, no framework, same origin only.
 
 const $ = (id) => document.getElementById(id);
-const MODELS = { 4: 'USBStem', 5: 'EtherStem', 14: 'MTM-PM-1', 17: 'USBHub2x4', 19: 'USBHub3p', 21: 'USBC-Switch', 24: 'USBHub3c', 26: 'PD3M', 27: 'USBExt3c' };
 const RANGES = { u8: [0, 255], i8: [-128, 127], u16: [0, 65535], i16: [-32768, 32767], u32: [0, 4294967295], i32: [-2147483648, 2147483647] };
 // Units shown also in a larger unit, the largest the value fills: 4999909 µV (5.000 V), 200003 µA (200.003 mA).
 const SCALES = {
@@ -32,9 +31,20 @@ function el(tag, attrs, ...kids) {
   return e;
 }
 
-function unitText(unit) { return NICE_UNIT[unit] || unit || ''; }
+// A unit that is a step size ("25.6ms"): the value counts steps, shown as a product.
+function stepOf(unit) {
+  const m = /^(\d+(?:\.\d+)?)(\D.*)$/.exec(unit || '');
+  return m && [Number(m[1]), m[2]];
+}
+
+function unitText(unit) {
+  const step = stepOf(unit);
+  return step ? '× ' + step[0] + ' ' + step[1] : NICE_UNIT[unit] || unit || '';
+}
 
 function show(value, unit) {
+  const step = stepOf(unit);
+  if (step && typeof value === 'number') return value + ' × ' + step[0] + ' ' + step[1] + ' = ' + +(value * step[0]).toPrecision(6) + ' ' + step[1];
   const text = value + (unit ? ' ' + unitText(unit) : '');
   const scales = SCALES[unit];
   if (!scales || typeof value !== 'number') return text;

@@ -87,13 +87,23 @@ function drawCharts() {
     const lo = Math.min(...v), hi = Math.max(...v);
     box.append(el('div', { class: 'chart', 'data-key': key },
       el('div', null, el('span', null, key), el('b', { class: w.last && w.last.error ? 'err' : '' }, last)),
-      plot(v, 300, 80),
+      plot(v, 300, 80, null, floorOf(v, w.unit)),
       v.length ? el('div', null, el('small', null, 'min ' + show(lo, w.unit)), el('small', null, 'max ' + show(hi, w.unit))) : null));
   }
 }
 
-// An SVG polyline of `values` scaled to fill width x height (flat data drawn mid-height).
-function plot(values, width, height, svg) {
+// The least span a chart's vertical scale shows: 2 % of the value, and no less than a small amount of
+// its unit, so that noise on a steady 12 V stays a thin band instead of filling the chart.
+const FLOORS = { uV: 10000, uA: 1000, mW: 10, mWh: 10, 'u°C': 100000, mOhm: 10 };
+function floorOf(values, unit) {
+  let big = 0;
+  for (const x of values) big = Math.max(big, Math.abs(x));
+  return Math.max(big * 0.02, FLOORS[unit] || 1);
+}
+
+// An SVG polyline of `values` scaled to fill width x height, the scale at least `floor` tall (centred
+// on the data when the data spans less).
+function plot(values, width, height, svg, floor) {
   svg = svg || document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
   svg.setAttribute('preserveAspectRatio', 'none');
@@ -101,6 +111,11 @@ function plot(values, width, height, svg) {
   if (!values.length) return svg;
   let lo = Infinity, hi = -Infinity;
   for (const x of values) { if (x < lo) lo = x; if (x > hi) hi = x; }
+  if (hi - lo < (floor || 0)) {
+    const mid = (hi + lo) / 2;
+    lo = mid - floor / 2;
+    hi = mid + floor / 2;
+  }
   const span = hi - lo || 1;
   const step = width / Math.max(values.length - 1, 1);
   const pts = [];
@@ -144,12 +159,14 @@ async function slotDownload(path) {
   const samples = [];
   for (let i = 0; i + 1 < bytes.length; i += 2) samples.push(bytes[i] | (bytes[i + 1] << 8));
   plot(samples, 600, 150, $('capPlot'));
+  $('capPlot').hidden = false;
   const link = $('slotLink');
   link.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
   link.download = path.replace(/\//g, '-') + '.bin';
   link.textContent = 'save ' + bytes.length + ' bytes';
   link.hidden = false;
   $('capture').hidden = false;
+  $('capture').open = true;
   const lo = samples.length ? Math.min(...samples) : 0, hi = samples.length ? Math.max(...samples) : 0;
   return bytes.length + ' bytes, ' + samples.length + ' samples, min ' + lo + ', max ' + hi;
 }

@@ -12,11 +12,13 @@ import type { PlatformApi } from './platform/api';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';
 import type { Settings } from './settings';
-import { asNumber } from '../kit/value-guards';
+import { asBytes, asNumber } from '../kit/value-guards';
+import { checkDnsLabel } from '../kit/dns-label';
 import { ipv4Bytes, macBytes } from './values';
 
 type Op = EntityOps['ethernet'];
 const DHCP = 2;
+const HOST_KEY = 'eth.host';
 
 const OPS: OpTable<ValuesOf<'ethernet'>> = deepFreeze({
   enabled: { fixed: true, limits: { values: [1] } },
@@ -27,17 +29,25 @@ const OPS: OpTable<ValuesOf<'ethernet'>> = deepFreeze({
   staticipv4dnsaddress: { setting: 'dns' },
   ipv4address: { code: READ },
   ipv4dnsaddress: { code: READ },
-  hostname: { setting: 'host' },
+  hostname: { code: READ | WRITE }, // saved as eth.host, checked as a DNS label
   macaddress: { code: READ },
   interfaceport: { code: READ | WRITE },
 });
 
 /** Byte settings and their factory values (arrays: typed arrays cannot be frozen). */
 const BYTE_SETTINGS: readonly (readonly [string, readonly number[]])[] = deepFreeze([
-  ['eth.ip', [0, 0, 0, 0]], ['eth.mask', [255, 255, 255, 0]], ['eth.gw', [0, 0, 0, 0]], ['eth.dns', [0, 0, 0, 0]], ['eth.host', []],
+  ['eth.ip', [0, 0, 0, 0]], ['eth.mask', [255, 255, 255, 0]], ['eth.gw', [0, 0, 0, 0]], ['eth.dns', [0, 0, 0, 0]],
 ]);
 /** Factory ports of services 1..4: REST HTTPS, BrainStem TCP, discovery request and reply (operations.tsv). */
 const OTHER_PORTS: readonly number[] = deepFreeze([443, 8000, 9001, 9002]);
+
+/** The factory host name, as the simulator's: brainstem-<the serial number in 8 hex digits>. */
+function factoryHostname(serial: number): Uint8Array {
+  const text = 'brainstem-' + (0x100000000 + (serial >>> 0)).toString(16).slice(1);
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
+}
 
 export function portKey(service: number): string {
   return 'eth.port' + service;
@@ -46,9 +56,10 @@ export function portKey(service: number): string {
 export class EthernetEntity extends DeviceEntity<ValuesOf<'ethernet'>> {
   private readonly platform: PlatformApi;
 
-  constructor(s: Settings, platform: PlatformApi, httpPort: number) {
+  constructor(s: Settings, platform: PlatformApi, httpPort: number, serial: number) {
     super('ethernet', OPS, 1, s, 'eth.');
     this.platform = platform;
+    s.define(HOST_KEY, factoryHostname(serial));
     for (let k = 0; k < BYTE_SETTINGS.length; k++) s.define(BYTE_SETTINGS[k][0], new Uint8Array(BYTE_SETTINGS[k][1]));
     s.define(portKey(0), httpPort);
     for (let k = 0; k < OTHER_PORTS.length; k++) s.define(portKey(k + 1), OTHER_PORTS[k]);
@@ -65,13 +76,15 @@ export class EthernetEntity extends DeviceEntity<ValuesOf<'ethernet'>> {
       }
       case 'macaddress': return macBytes(this.platform.macAddress());
       case 'interfaceport': return this.settings.num(portKey(p[0]));
+      case 'hostname': return this.settings.bytes(HOST_KEY);
     }
     throw this.unsupported(op);
   }
 
   protected override write(_i: number, op: Op, p: readonly number[], v: ValueOf<'ethernet'>): void {
-    if (op !== 'interfaceport') throw this.unsupported(op);
-    this.settings.set(portKey(p[0]), asNumber(v, 'interfaceport'));
+    if (op === 'hostname') this.settings.set(HOST_KEY, checkDnsLabel('hostname', asBytes(v, 'hostname')));
+    else if (op === 'interfaceport') this.settings.set(portKey(p[0]), asNumber(v, 'interfaceport'));
+    else throw this.unsupported(op);
   }
 }
 Object.freeze(EthernetEntity.prototype);

@@ -64,6 +64,8 @@ interface Entities {
 
 export class DeviceModule implements ModuleHal, ResetRequester {
   readonly serialNumber: number;
+  /** The board's name (its board profile), published as the description's `name`. */
+  readonly name: string;
   readonly entities: ModuleEntities;
   private readonly settings: Settings;
   private readonly platform: PlatformApi;
@@ -83,6 +85,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.platform = o.platform;
     this.onReset = o.onReset;
     this.serialNumber = (o.serial >>> 0) || serialFromMac(o.platform.macAddress());
+    this.name = b.name;
     this.clock = new ClockEntity(s);
     // Every PWM output (LED, servos, signals) holds one of the board's channels only while it runs.
     const pwm = new PwmChannels(b.pwmChannels);
@@ -90,7 +93,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     const e: Entities = {
       system: this.system,
       clock: this.clock,
-      ethernet: new EthernetEntity(s, o.platform, o.httpPort),
+      ethernet: new EthernetEntity(s, o.platform, o.httpPort, this.serialNumber),
     };
     if (b.digital.length) e.digital = new DigitalEntity(s, b.digital);
     if (b.servo.length) e.servo = new ServoEntity(s, b.servo, pwm);

@@ -49,5 +49,5 @@ export function publishedLimits(can: number, own: OpLimits | null | undefined): 
 /** Before a set changes anything: the value can be set here and lies inside what is published. */
 export function checkSet(name: string, index: number, op: string, can: number, own: OpLimits | null | undefined, value: HalValue): void {
   if (!(can & CAN_WRITE)) throw cannot(name, op, CAN_WRITE);
-  if (own) checkLimits(name, index, op, own, value); // a call only when there is a limit
+  if (own) checkLimits(op, own, value); // a call only when there is a limit
 }

@@ -34,22 +34,29 @@ function listText(values: readonly number[]): string {
   return values.length <= 8 ? values.join(', ') : values.slice(0, 6).join(', ') + ', ... ' + values[values.length - 1];
 }
 
-function checkOne(name: string, index: number, op: string, l: OpLimits, n: number): void {
-  if (l.values && l.values.indexOf(n) < 0) {
-    throw new ApiError(aErrRange, `${name}/${index}/${op}: ${n} is not accepted by this module (accepted: ${listText(l.values)})`);
-  }
-  if (!((l.min === undefined || n >= l.min) && (l.max === undefined || n <= l.max))) {
-    throw new ApiError(aErrRange, `${name}/${index}/${op}: ${n} is out of range ${l.min ?? ''}..${l.max ?? ''} on this module`);
+/**
+ * The one message of a refused integer, wherever it is refused: the value as sent and the bounds the
+ * description publishes (`what: 300 is out of range 1..255`, `what: 3 is not one of 0, 1, 4`).
+ */
+export function outOfBounds(what: string, shown: string, l: OpLimits): ApiError {
+  return new ApiError(aErrRange, l.values
+    ? `${what}: ${shown} is not one of ${listText(l.values)}`
+    : `${what}: ${shown} is out of range ${l.min ?? ''}..${l.max ?? ''}`);
+}
+
+function checkOne(op: string, l: OpLimits, n: number): void {
+  if (l.values ? l.values.indexOf(n) < 0 : !((l.min === undefined || n >= l.min) && (l.max === undefined || n <= l.max))) {
+    throw outOfBounds(op, String(n), l);
   }
 }
 
 /**
- * Throws 400 aErrRange unless `value` is inside `l` (booleans as 0/1, lists entry by entry). The
- * message names `name/index/op`, put together only when a value is refused.
+ * Throws 400 aErrRange unless `value` is inside `l` (booleans as 0/1, lists entry by entry), with the
+ * message of outOfBounds, put together only when a value is refused.
  */
-export function checkLimits(name: string, index: number, op: string, l: OpLimits | null | undefined, value: HalValue): void {
+export function checkLimits(op: string, l: OpLimits | null | undefined, value: HalValue): void {
   if (!l || l.readOnly) return;
-  if (typeof value === 'number') checkOne(name, index, op, l, value);
-  else if (typeof value === 'boolean') checkOne(name, index, op, l, value ? 1 : 0);
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(name, index, op, l, value[i]);
+  if (typeof value === 'number') checkOne(op, l, value);
+  else if (typeof value === 'boolean') checkOne(op, l, value ? 1 : 0);
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkOne(op, l, value[i]);
 }

@@ -5,6 +5,7 @@
 import { ApiError, aErrRange, aErrSize } from '../kit/errors';
 import type { HalOf, HalValue } from '../types';
 import type { SimContext } from './context';
+import { checkDnsLabel } from '../kit/dns-label';
 import { makeEntity } from './entity';
 import { asBytes } from '../kit/value-guards';
 import { bytesOfText } from './values';
@@ -14,8 +15,6 @@ const CONFIG_STATIC = 1;
 /** Default ports per service: REST HTTP, REST HTTPS, BrainStem TCP, discovery request, discovery reply. */
 export const DEFAULT_SERVICE_PORTS: readonly number[] = [80, 443, 8000, 9001, 9002];
 const MAX_DNS = 4;
-// The L8 limit of docs/api.md (a DHCP host name option holds up to 255).
-const MAX_HOSTNAME = 64;
 
 export interface EthernetModel {
   entity: HalOf<'ethernet'>;
@@ -43,9 +42,7 @@ function checkNetmask(v: HalValue): Uint8Array {
 }
 
 function checkHostname(v: HalValue): Uint8Array {
-  const b = asBytes(v, 'hostname');
-  if (b.length > MAX_HOSTNAME) throw new ApiError(aErrSize, `hostname: ${b.length} bytes, at most ${MAX_HOSTNAME}`);
-  return b;
+  return checkDnsLabel('hostname', asBytes(v, 'hostname'));
 }
 
 export function createEthernet(ctx: SimContext): EthernetModel {

@@ -102,6 +102,7 @@ export function createSimModule(options: SimOptions = {}): SimModule {
 
   return {
     serialNumber: serial,
+    name: profile.name,
     entities,
     profile,
     now: () => ctx.moduleNow(),

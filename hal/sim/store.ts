@@ -7,6 +7,7 @@ import type { HalOf } from '../types';
 import { ERR_STORE_LOCKED } from '../kit/error-word';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
+import { indexOf } from './limits';
 import type { SavedSlot } from './persist';
 import { asBool, asNumber, checkIndex } from '../kit/value-guards';
 
@@ -111,7 +112,13 @@ export class StoreModel {
 export function createStore(ctx: SimContext, model: StoreModel): HalOf<'store'> {
   // The store entity's index is the store handle: store/1/... is the RAM store.
   const slotParam = (i: number, p: readonly number[]) => model.slot(i, p[0]);
+  // A slot number is published up to the largest store's; a store with fewer slots refuses the rest
+  // (400 aErrRange naming its own slots), as a path's {slot} does.
+  let slots = 0;
+  for (let i = 0; i < model.storeCount; i++) slots = Math.max(slots, model.slotCount(i));
+  const slot = indexOf(slots);
   return makeEntity(ctx, 'store', {
+    limits: { slotenable: slot, slotdisable: slot },
     limit: (index, param) => (param === 'slot' ? model.slotCount(index) : 0),
     get: {
       slotstate: (i, p) => slotParam(i, p).enabled,

@@ -1,12 +1,14 @@
 // GET /api/v1/device/{serial}: what one module has and accepts (docs/api.md §What a module has and accepts):
-// {serialNumber, model, module, entities: {name: {count, operations: {op: {get, put, type, unit,
-// params, min/max | values}}}}}. The limits come from the HAL's limits(op), the same data the HAL
-// enforces. The text is made in pieces of about half a kilobyte (a few operations of one entity) by a
+// {serialNumber, model, module, name, entities: {name: {count, operations: {op: {get, put, type, unit,
+// params, min/max | values}}}}}. The bounds of an integer PUT are publishedBounds (./bounds.ts): the
+// type, the range column and the HAL's limits(op), the same data the API and the HAL enforce. The text
+// is made in pieces of about half a kilobyte (a few operations of one entity) by a
 // DescriptionStream the HTTP core polls whenever its transport has room (a chunked body): no build,
 // simulator or module, ever holds the whole description, only the piece being sent.
 
 import { serialText } from './serial';
 import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from './routes';
+import { publishedBounds, takesIntegers } from './bounds';
 import type { EntityHal, ModuleHal, OpLimits } from '../../hal/types';
 import type { ResponseStream } from '../http/request';
 
@@ -56,7 +58,9 @@ export function operationJson(forms: readonly Route[], hal: EntityHal, op: strin
   if (settable && putForm !== main && putForm!.params.length !== main.params.length) {
     out += ',"putParams":' + paramsJson(putForm!.params, hal);
   }
-  return out + (settable ? limitsJson(limits) : '') + '}';
+  if (!settable) return out + '}';
+  // An integer PUT always publishes its bounds: the type, the range column and the module's limits.
+  return out + limitsJson(takesIntegers(putForm!) ? publishedBounds(putForm!, limits) : limits) + '}';
 }
 
 /** A piece grows to about this many characters (one operation more at most), then goes out. */
@@ -93,7 +97,8 @@ export class DescriptionStream implements ResponseStream {
     const names = ENTITY_NAMES;
     if (this.entity < 0) {
       this.entity = 0;
-      const head = this.before + identity(this.device).slice(0, -1) + ',"entities":{';
+      const name = this.device.name;
+      const head = this.before + identity(this.device).slice(0, -1) + (name ? ',"name":' + JSON.stringify(name) : '') + ',"entities":{';
       this.before = '';
       return head;
     }

@@ -27,7 +27,7 @@ export function invoke(req: HttpRequest, route: Route, t: Target, params: readon
     }
     const request = bodyValue(body);
     if (request instanceof ApiError) return request;
-    hal.set(t.index, op, params, decodeValue(route, request.value, codec));
+    hal.set(t.index, op, params, decodeValue(route, request.value, codec, hal));
     const readBack = route.putEmpty ? null : t.address.forms!.head;
     return readBack ? formatValue(readBack, hal.get(t.index, op, params), codec) : '{}';
   }

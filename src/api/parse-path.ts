@@ -9,7 +9,7 @@
 // for a message or a path parameter). A segment is lower-cased only when the table does not know
 // it as sent (entity and operation names match in any case).
 
-import { ApiError, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from '../../hal/kit/errors';
+import { ApiError, aErrIndexRange, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from '../../hal/kit/errors';
 import { ENTITY_FORMS, UNSUPPORTED, type EntityForms, type Forms } from './forms';
 import { ENTITY_NAMES, routeForms, type Route } from './routes';
 import { hexPrefix, parseSerial } from './serial';
@@ -179,7 +179,9 @@ function parseOperation(path: string, at: number, end: number, given: number, op
   let lists = ops[op];
   if (!lists) lists = ops[op = text.toLowerCase()];
   if (!lists) {
-    return miss(path, out, MISS_OPERATION, new ApiError(aErrInvalidOption, `unknown operation '${path.slice(at, end)}' of ${entityName(out.entity)}`));
+    const entity = entityName(out.entity);
+    return miss(path, out, MISS_OPERATION, out.index === NO_INDEX ? unknownOperation(path, at, end, ops, entity)
+      : new ApiError(aErrInvalidOption, `unknown operation '${path.slice(at, end)}' of ${entity}`));
   }
   const forms = given >= 0 && given < lists.length ? lists[given] : null;
   if (!forms) {
@@ -195,6 +197,20 @@ function parseOperation(path: string, at: number, end: number, given: number, op
   out.op = route.op;
   out.forms = forms;
   return out;
+}
+
+/**
+ * The segment after the entity names no operation. Where an index stands (it starts with a digit or
+ * a sign, or an operation follows it: `rail/-1/voltage`, `rail/01/voltage`, `rail/x/voltage`), it is
+ * an index that is not one: 404 aErrIndexRange naming it.
+ */
+function unknownOperation(path: string, at: number, end: number, ops: EntityForms, entity: string): ApiError {
+  const c = path.charCodeAt(at);
+  const next = end < path.length ? path.slice(end + 1, segmentEnd(path, end + 1)).toLowerCase() : '';
+  if ((c >= 48 && c <= 57) || c === 43 || c === 45 || (next && ops[next])) {
+    return new ApiError(aErrIndexRange, `'${path.slice(at, end)}' is not an index of ${entity}: an index is a decimal integer (0, 1, 2 ...) without sign or leading zeros`);
+  }
+  return new ApiError(aErrInvalidOption, `unknown operation '${path.slice(at, end)}' of ${entity}`);
 }
 
 /** The first route of an operation's lists of forms (every operation has one). */

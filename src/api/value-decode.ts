@@ -7,44 +7,19 @@ import { ApiError, aErrParam, aErrParse, aErrRange, aErrSize } from '../../hal/k
 import type { Route } from './routes';
 import type { HalValue } from '../../hal/types';
 import { utf8Length, type TextCodec } from '../util/text';
-import { deepFreeze } from '../util/freeze';
+import { outOfBounds } from '../../hal/kit/limits';
+import { intType, outOfRoute, type IntType } from './bounds';
+import type { EntityHal } from '../../hal/types';
+
+export { intType };
 
 /** Most entries of an L32 list, bytes of an L8 value, UTF-8 bytes of a STR name. */
 export const LIST_MAX = 64;
 export const BYTES_MAX = 64;
 export const NAME_MAX = 32;
 
-interface IntType {
-  readonly bits: number;
-  readonly signed: boolean;
-  /** The type's range, in the table: not recomputed for every PUT. */
-  readonly min: number;
-  readonly max: number;
-}
-
-const INT_TYPES: { readonly [name: string]: IntType } = deepFreeze({
-  u8: { bits: 8, signed: false, min: 0, max: 255 }, i8: { bits: 8, signed: true, min: -128, max: 127 },
-  u16: { bits: 16, signed: false, min: 0, max: 65535 }, i16: { bits: 16, signed: true, min: -32768, max: 32767 },
-  u32: { bits: 32, signed: false, min: 0, max: 4294967295 }, i32: { bits: 32, signed: true, min: -2147483648, max: 2147483647 },
-});
-const U32: IntType = INT_TYPES.u32;
-const U8: IntType = INT_TYPES.u8;
-
-export function intType(type: string): IntType {
-  return INT_TYPES[type] ?? U32;
-}
-
-function typeMin(t: IntType): number {
-  return t.min;
-}
-
-function typeMax(t: IntType): number {
-  return t.max;
-}
-
-function typeName(t: IntType): string {
-  return (t.signed ? 'i' : 'u') + t.bits;
-}
+const U32: IntType = intType('u32');
+const U8: IntType = intType('u8');
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
@@ -54,14 +29,13 @@ function describe(value: unknown): string {
 }
 
 /**
- * An integer of type `t` from a JSON number or a decimal/0x-hex string. A hex string is a bit pattern
- * that must fit the width ("0xFFFFFFFF" as i32 is -1); a decimal must lie in the type's range.
+ * An integer of type `t` from a JSON number or a decimal/0x-hex string, not yet range-checked. A hex
+ * string is a bit pattern of the width ("0xFFFFFFFF" as i32 is -1); a wider one reads as Infinity.
  */
-export function decodeInt(value: unknown, t: IntType, what: string): number {
+function readInt(value: unknown, t: IntType, what: string): number {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new ApiError(aErrRange, `${what}: ${value} is out of range ${typeMin(t)}..${typeMax(t)} (${typeName(t)})`);
-    if (!Number.isInteger(value)) throw new ApiError(aErrParam, `${what}: ${value} is not an integer`);
-    return checkTypeRange(value, t, what);
+    if (Number.isInteger(value) || !Number.isFinite(value)) return value; // a non-finite one is out of range
+    throw new ApiError(aErrParam, `${what}: ${value} is not an integer`);
   }
   if (typeof value !== 'string') {
     throw new ApiError(aErrParam, `${what}: expected an integer or a decimal or 0x-hex string, got ${describe(value)}`);
@@ -77,9 +51,8 @@ export function decodeInt(value: unknown, t: IntType, what: string): number {
       if (v > 0 || d > 0) significant++;
       v = v * 16 + d;
     }
-    if (significant * 4 > 52 || v > 2 ** t.bits - 1) {
-      throw new ApiError(aErrRange, `${what}: ${value} does not fit ${t.bits} bits (${typeName(t)})`);
-    }
+    // Wider than the type: refused by the range check that follows, which shows the text as sent.
+    if (significant * 4 > 52 || v > 2 ** t.bits - 1) return Infinity;
     // The bit pattern, read as the type: high bit set on a signed type is negative.
     return t.signed && v >= 2 ** (t.bits - 1) ? v - 2 ** t.bits : v;
   }
@@ -92,13 +65,15 @@ export function decodeInt(value: unknown, t: IntType, what: string): number {
     if (d < 0 || d > 9) throw new ApiError(aErrParse, `${what}: ${JSON.stringify(value)} is not a decimal or 0x-hex integer`);
     v = v * 10 + d;
   }
-  return checkTypeRange(value.charCodeAt(0) === 45 ? -v : v, t, what);
+  return value.charCodeAt(0) === 45 ? -v : v;
 }
 
-function checkTypeRange(v: number, t: IntType, what: string): number {
-  if (v < t.min || v > t.max) {
-    throw new ApiError(aErrRange, `${what}: ${v} is out of range ${typeMin(t)}..${typeMax(t)} (${typeName(t)})`);
-  }
+export function decodeInt(value: unknown, t: IntType, what: string): number {
+  return checkTypeRange(readInt(value, t, what), t, what, value);
+}
+
+function checkTypeRange(v: number, t: IntType, what: string, shown: unknown): number {
+  if (!(v >= t.min && v <= t.max)) throw outOfBounds(what, typeof shown === 'string' ? shown : String(v), t);
   return v === 0 ? 0 : v; // no -0
 }
 
@@ -118,11 +93,15 @@ function decodeBool(value: unknown, what: string): boolean {
   throw new ApiError(aErrParam, `${what}: expected a boolean, got ${describe(value)}`);
 }
 
-function decodeList32(value: unknown, what: string): number[] {
+function decodeList32(value: unknown, route: Route, hal: EntityHal | null | undefined, what: string): number[] {
   if (!Array.isArray(value)) throw new ApiError(aErrParam, `${what}: expected an array of u32, got ${describe(value)}`);
   if (value.length > LIST_MAX) throw new ApiError(aErrSize, `${what}: ${value.length} entries, at most ${LIST_MAX}`);
   const out: number[] = [];
-  for (let i = 0; i < value.length; i++) out.push(decodeInt(value[i], U32, `${what}[${i}]`));
+  for (let i = 0; i < value.length; i++) {
+    const v = readInt(value[i], U32, `${what}[${i}]`);
+    if (!(v >= 0 && v <= U32.max)) throw outOfRoute(route, hal, v, `${what}[${i}]`, value[i]);
+    out.push(v === 0 ? 0 : v);
+  }
   return out;
 }
 
@@ -186,19 +165,21 @@ function decodeName(value: unknown, what: string): string {
   return value;
 }
 
-/** The PUT `value` decoded for `route`, or an ApiError. */
-export function decodeValue(route: Route, value: unknown, codec: TextCodec): HalValue {
+/**
+ * The PUT `value` decoded for `route`, or an ApiError. An integer is checked against the type and the
+ * range column; a refusal names the bounds the description publishes, `hal`'s limits included.
+ */
+export function decodeValue(route: Route, value: unknown, codec: TextCodec, hal?: EntityHal | null): HalValue {
   const what = route.op;
   switch (route.put) {
     case 'I8': case 'I16': case 'I32': {
-      const v = decodeInt(value, intType(route.type), what);
-      if (route.min <= route.max && (v < route.min || v > route.max)) {
-        throw new ApiError(aErrRange, `${what}: ${v} is out of range ${route.min}..${route.max}`);
-      }
-      return v;
+      const t = intType(route.type);
+      const v = readInt(value, t, what);
+      if (v >= t.min && v <= t.max && (route.min > route.max || (v >= route.min && v <= route.max))) return v === 0 ? 0 : v;
+      throw outOfRoute(route, hal, v, what, value);
     }
     case 'BOOL': return decodeBool(value, what);
-    case 'L32': return decodeList32(value, what);
+    case 'L32': return decodeList32(value, route, hal, what);
     case 'L8': return decodeBytes(value, route, what, codec);
     case 'STR': return decodeName(value, what);
   }

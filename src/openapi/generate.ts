@@ -3,6 +3,8 @@
 // stores the result gzip-compressed (resources/); the server only sends those bytes.
 
 import { allRoutes, type Route, type RouteParam } from '../api/routes';
+import { addExamples, bodyExample } from './examples';
+import { EVENT_DATA, eventPaths } from './events';
 import { envelope, ERROR_RESPONSE, RESPONSE_BY_GET, routeBounds, valueSchema, type Schema } from './schemas';
 
 const BASE = '/api/v1/device/{serial}';
@@ -96,7 +98,7 @@ function putOperation(r: Route, readBack: Route | null): Schema {
     ? { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
     : {
       required: true,
-      content: { 'application/json': { schema: { type: 'object', required: ['value'], properties: { value: valueSchema(r) } } } },
+      content: { 'application/json': { schema: { type: 'object', required: ['value'], properties: { value: valueSchema(r) } }, example: bodyExample(r) } },
     };
   const code = readBack && !r.putEmpty ? readBack.get : 'none';
   return {
@@ -156,6 +158,7 @@ function components(): Schema {
     allOf: [ref('Identity')],
     required: ['entities'],
     properties: {
+      name: { type: 'string', description: 'what the module says it is: the simulator profile, the device board' },
       entities: {
         type: 'object',
         additionalProperties: {
@@ -165,6 +168,8 @@ function components(): Schema {
       },
     },
   };
+  schemas.EventData = EVENT_DATA;
+  addExamples(schemas);
   const responses: Schema = {};
   for (const [status, text] of ERROR_STATUSES) responses['Error' + status] = jsonAnswer(text, ref('ErrorEnvelope'));
   return {
@@ -192,7 +197,7 @@ export function openApiDocument(version: string): Schema {
     },
     servers: [{ url: '/' }],
     security: [{}, { bearer: [] }],
-    paths: { ...sitePaths(), ...routePaths() },
+    paths: { ...sitePaths(), ...eventPaths(errorResponses()), ...routePaths() },
     components: components(),
   };
 }
