@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { median, measure as measureCommand } from './xs-measure.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -69,29 +70,8 @@ CASES.push(
 const PIPELINE_PAIRS = [['4 pipelined (one chunk)', 'the same 4, one read each'], ['4 GET int pipelined', '4 GET int, one read each']];
 const PIPELINE_TARGET = 1.1;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 /** Sends `script` SAMPLES times (after a warm-up); medians of compute and of heap-slot growth. */
-async function measure(worker, script) {
-  for (let i = 0; i < WARMUP; i++) await worker.command(script);
-  const compute = [];
-  const growth = [];
-  let last = (await worker.command(script)).meter;
-  let reply;
-  for (let i = 0; i < SAMPLES; i++) {
-    const r = await worker.command(script);
-    compute.push(r.meter.compute);
-    // Slots are reclaimed only when XS collects, so between two collections the growth of
-    // currentHeapCount is what one request allocates; the median skips the collections.
-    growth.push(r.meter.currentHeapCount - last.currentHeapCount);
-    last = r.meter;
-    reply = r.reply;
-  }
-  return { compute: median(compute), slots: median(growth), heap: last.currentHeapCount, allocate: last.allocate, reply };
-}
+const measure = (worker, script) => measureCommand(worker, script, SAMPLES, WARMUP);
 
 async function heapAfterGc(worker) {
   await worker.evaluate('gc()');
