@@ -47,55 +47,48 @@ async function anchorBundle() {
   return out.outputFiles[0].text;
 }
 
-/** Ours: one answer (to take its body), then the cost on one keep-alive connection and on a new one each time. */
-async function ours() {
-  const worker = new XsnapWorker({ name: 'anchor-ours', meteringLimit: 100_000_000 });
+/** Runs `fn` with a fresh xsnap-worker that has evaluated `code`. */
+async function inWorker(name, code, fn) {
+  const worker = new XsnapWorker({ name, meteringLimit: 100_000_000 });
   try {
     await worker.start();
-    await worker.evaluate(await bundleForXs(ROOT, 'tests/xs/xs-main.ts'));
-    await worker.command(encodeScript(FLAG_RESET, []));
-    const bytes = [{ receive: latin1Bytes(REQUEST) }];
-    const keep = await measure(worker, encodeScript(FLAG_KEEP, bytes), SAMPLES, WARMUP);
-    const fresh = await measure(worker, encodeScript(0, bytes), SAMPLES, WARMUP);
-    const answer = decodeEvents(keep.reply).filter((e) => e.type === 'write').map((e) => latin1String(e.bytes)).join('');
-    return { keep, fresh, answer };
+    await worker.evaluate(code);
+    return await fn(worker);
   } finally {
     await worker.close();
   }
 }
+
+/** The last answer a bundle's handleCommand gives for an empty message, as text. */
+const lastAnswer = async (worker) => new TextDecoder().decode((await worker.command(new Uint8Array(0))).reply);
+
+/** Ours: one answer (to take its body), then the cost on one keep-alive connection and on a new one each time. */
+const ours = async () => inWorker('anchor-ours', await bundleForXs(ROOT, 'tests/xs/xs-main.ts'), async (worker) => {
+  await worker.command(encodeScript(FLAG_RESET, []));
+  const bytes = [{ receive: latin1Bytes(REQUEST) }];
+  const keep = await measure(worker, encodeScript(FLAG_KEEP, bytes), SAMPLES, WARMUP);
+  const fresh = await measure(worker, encodeScript(0, bytes), SAMPLES, WARMUP);
+  const answer = decodeEvents(keep.reply).filter((e) => e.type === 'write').map((e) => latin1String(e.bytes)).join('');
+  return { keep, fresh, answer };
+});
 
 /** Our HTTP core alone, answering the same body (tools/xs-anchor/core-entry.ts). */
-async function core(body) {
-  const worker = new XsnapWorker({ name: 'anchor-core', meteringLimit: 100_000_000 });
-  try {
-    await worker.start();
-    await worker.evaluate(await bundleForXs(ROOT, 'tools/xs-anchor/core-entry.ts'));
-    await worker.evaluate(`globalThis.anchorBody = ${JSON.stringify(body)}`);
-    const request = latin1Bytes(' ' + REQUEST);
-    request[0] = 0;
-    const keep = await measure(worker, request, SAMPLES, WARMUP);
-    request[0] = 1;
-    const fresh = await measure(worker, request, SAMPLES, WARMUP);
-    const answer = new TextDecoder().decode((await worker.command(new Uint8Array(0))).reply);
-    return { keep, fresh, answer };
-  } finally {
-    await worker.close();
-  }
-}
+const core = async (body) => inWorker('anchor-core', await bundleForXs(ROOT, 'tools/xs-anchor/core-entry.ts'), async (worker) => {
+  await worker.evaluate(`globalThis.anchorBody = ${JSON.stringify(body)}`);
+  const request = latin1Bytes(' ' + REQUEST);
+  request[0] = 0;
+  const keep = await measure(worker, request, SAMPLES, WARMUP);
+  request[0] = 1;
+  const fresh = await measure(worker, request, SAMPLES, WARMUP);
+  return { keep, fresh, answer: await lastAnswer(worker) };
+});
 
-async function sdk(body) {
-  const worker = new XsnapWorker({ name: 'anchor-sdk', meteringLimit: 100_000_000 });
-  try {
-    await worker.start();
-    await worker.evaluate(await anchorBundle());
-    await worker.evaluate(`globalThis.anchorBody = ${JSON.stringify(body)}`);
-    const cost = await measure(worker, latin1Bytes(REQUEST), SAMPLES, WARMUP);
-    const answer = new TextDecoder().decode((await worker.command(new Uint8Array(0))).reply);
-    return { cost, answer };
-  } finally {
-    await worker.close();
-  }
-}
+/** The SDK's Server answering the same body. */
+const sdk = async (body) => inWorker('anchor-sdk', await anchorBundle(), async (worker) => {
+  await worker.evaluate(`globalThis.anchorBody = ${JSON.stringify(body)}`);
+  const cost = await measure(worker, latin1Bytes(REQUEST), SAMPLES, WARMUP);
+  return { cost, answer: await lastAnswer(worker) };
+});
 
 const pad = (s, n) => String(s).padStart(n);
 const o = await ours();
