@@ -90,10 +90,12 @@ soak: build ## memory of the simulator over 1,000,000 requests
 	node tools/soak.mjs
 
 # Cost of the device-side request path inside the real XS engine (computrons, heap, bundle size),
-# then of one event-stream tick and of serving the console page (tools/bench-events-xs.mjs).
-bench-xs: build ## cost of the request path under the real XS engine
+# then of one event-stream tick and of serving the console page (tools/bench-events-xs.mjs), then the
+# Moddable SDK's own http Server beside it when $MODDABLE names an SDK checkout (tools/bench-xs-anchor.mjs).
+bench-xs: build ## cost of the request path under the real XS engine (and the SDK's http Server, with MODDABLE)
 	node tools/bench-xs.mjs
 	node tools/bench-events-xs.mjs
+	node tools/bench-xs-anchor.mjs
 
 # Long property-based fuzzing of the HTTP core (make test runs a short pass of the same properties).
 FUZZ_RUNS ?= 100000

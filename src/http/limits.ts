@@ -4,6 +4,8 @@
 export const REQUEST_LINE_MAX = 1024;
 /** Longest header block after the request line, CRLFs included (431 beyond). */
 export const HEADER_BLOCK_MAX = 4096;
+/** The longest head: request line, header block and their CRLFs (the head buffer's ceiling). */
+export const HEAD_MAX = REQUEST_LINE_MAX + 2 + HEADER_BLOCK_MAX;
 /** Most header fields (431 beyond). */
 export const HEADER_FIELDS_MAX = 32;
 /** Largest request body, after de-chunking (413 beyond). */

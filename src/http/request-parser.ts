@@ -6,7 +6,7 @@
 // only, a bare CR or LF is 400. A head that arrives whole in one read takes a native fast path
 // (whole-head.ts) that hands anything unusual back to this byte path.
 
-import { BODY_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
+import { BODY_MAX, HEAD_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
 import type { HttpRequest } from './request';
 import { standardTextCodec, type TextCodec } from '../util/text';
 import { NOT_HANDLED, takeWholeHead } from './whole-head';
@@ -30,8 +30,6 @@ export const FAILED = 3;
  */
 export const HEAD_INITIAL = 512;
 export const BODY_INITIAL = 0;
-/** The head buffer's ceiling: the longest request line and header block allowed, with their CRLFs. */
-const HEAD_MAX = REQUEST_LINE_MAX + 2 + HEADER_BLOCK_MAX;
 
 const CR = 13, LF = 10;
 

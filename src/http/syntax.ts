@@ -1,9 +1,8 @@
-// Byte-level syntax of RFC 9110/9112 that the request parser checks: token characters, hex digits,
-// case-insensitive comparison and token lists, Host characters. Pure functions over bytes.
+// Syntax of RFC 9110/9112 that the request parser checks: token characters and hex digits (bytes),
+// and the codings of a Transfer-Encoding value.
 
 const SP = 32;
 const HT = 9;
-const COMMA = 44;
 
 /**
  * tchar of RFC 9110 §5.6.2 as a 128-character string ('1' = allowed): a string, not a typed array,
@@ -26,63 +25,31 @@ export function hexValue(b: number): number {
   return -1;
 }
 
-/** Does buf[start, end) equal `lower` ignoring ASCII case? `lower` is lower-case ASCII. */
-export function equalsLower(buf: Uint8Array, start: number, end: number, lower: string): boolean {
-  if (end - start !== lower.length) return false;
-  for (let i = 0; i < lower.length; i++) {
-    let b = buf[start + i];
-    if (b >= 65 && b <= 90) b += 32;
-    if (b !== lower.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-/** Is `lower` one of the comma-separated tokens of buf[start, end) (ASCII case ignored)? */
-export function hasToken(buf: Uint8Array, start: number, end: number, lower: string): boolean {
-  let i = start;
-  while (i < end) {
-    while (i < end && (buf[i] === SP || buf[i] === HT || buf[i] === COMMA)) i++;
-    const s = i;
-    while (i < end && buf[i] !== COMMA) i++;
-    let e = i;
-    while (e > s && (buf[e - 1] === SP || buf[e - 1] === HT)) e--;
-    if (equalsLower(buf, s, e, lower)) return true;
-  }
-  return false;
-}
-
-/** Host field value: reg-name / IP-literal characters and a port, nothing else (RFC 3986). */
-export function isHostChar(b: number): boolean {
-  if ((b >= 48 && b <= 58) || (b >= 65 && b <= 91) || b === 93 || (b >= 97 && b <= 122)) return true;
-  // - . _ ~ ! $ & ' ( ) * + , ; = %
-  return b === 45 || b === 46 || b === 95 || b === 126 || b === 33 || b === 36 || (b >= 38 && b <= 44) ||
-    b === 59 || b === 61 || b === 37;
-}
-
 const CODINGS_KNOWN = Object.freeze(['gzip', 'deflate', 'compress', 'x-gzip', 'x-compress', 'identity']);
 
+/** A coding of a Transfer-Encoding list, `from` to `to`, without its surrounding SP and HT, in lower case. */
+function coding(value: string, from: number, to: number): string {
+  while (from < to && (value.charCodeAt(from) === SP || value.charCodeAt(from) === HT)) from++;
+  while (to > from && (value.charCodeAt(to - 1) === SP || value.charCodeAt(to - 1) === HT)) to--;
+  return value.slice(from, to).toLowerCase();
+}
+
 /**
- * Check a Transfer-Encoding value buf[s, e): 0 when it is exactly `chunked` once (and no earlier
+ * Check a Transfer-Encoding value: 0 when it is exactly `chunked` once (and no earlier
  * Transfer-Encoding field was seen), 501 for a coding we do not know, else 400.
  */
-export function transferEncodingStatus(buf: Uint8Array, s: number, e: number, seenBefore: boolean): number {
+export function transferCodingsStatus(value: string, seenBefore: boolean): number {
   let status = 0;
   let codings = 0;
-  let i = s;
-  while (i <= e) {
-    let ce = i;
-    while (ce < e && buf[ce] !== COMMA) ce++;
-    let ts = i;
-    let te = ce;
-    while (ts < te && (buf[ts] === SP || buf[ts] === HT)) ts++;
-    while (te > ts && (buf[te - 1] === SP || buf[te - 1] === HT)) te--;
+  for (let i = 0; i <= value.length;) {
+    let ce = value.indexOf(',', i);
+    if (ce < 0) ce = value.length;
     // Parameters (";q=...") are not taken apart: a coding with them is not plain chunked.
-    if (te > ts) {
+    const c = coding(value, i, ce);
+    if (c) {
       codings++;
-      if (!equalsLower(buf, ts, te, 'chunked')) {
-        let known = false;
-        for (let k = 0; k < CODINGS_KNOWN.length; k++) if (equalsLower(buf, ts, te, CODINGS_KNOWN[k])) known = true;
-        if (!known) return 501;
+      if (c !== 'chunked') {
+        if (CODINGS_KNOWN.indexOf(c) < 0) return 501;
         status = 400;
       }
     }
