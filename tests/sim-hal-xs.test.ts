@@ -69,7 +69,7 @@ describe('sim HAL under XS', function () {
     vm.runInNewContext(code, sandbox);
     const transcript = sandbox.transcript ?? '';
     assert.ok(transcript.split('\n').length > 900, 'scenario ran');
-    assert.match(transcript, /E7:day 31: 2024-06 has 30 days; set month first/);
+    assert.match(transcript, /E7:day 31 does not exist in 2024-06 \(1..30\); set month \(and year\) first/);
     assert.match(transcript, /clock\/0\/month=7/); // an hour later it is July
     assert.match(transcript, /system\/0\/name="xs bench"/);
     worker = new XsnapWorker({ name: 'sim-hal', stdio: 'ignore' });

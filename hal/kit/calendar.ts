@@ -1,5 +1,8 @@
-// Proleptic Gregorian calendar arithmetic on day numbers (H. Hinnant's civil-from-days), exact for the
-// clock's whole year range 0..4095. Date.UTC is not used: it maps years 0..99 to 1900..1999.
+// The module clock's calendar, for both HALs: proleptic Gregorian arithmetic on day numbers (H. Hinnant's
+// civil-from-days), exact for the clock's whole year range 0..4095 (Date.UTC is not used: it maps years
+// 0..99 to 1900..1999), and the one rule for setting a field (setField).
+
+import { ApiError, aErrMode } from './errors';
 
 export interface CivilTime {
   year: number;
@@ -18,7 +21,8 @@ export function isLeap(year: number): boolean {
 }
 
 export function daysInMonth(year: number, month: number): number {
-  return month === 2 ? (isLeap(year) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (month === 2) return isLeap(year) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 export function daysFromCivil(y: number, m: number, d: number): number {
@@ -52,4 +56,22 @@ export function civilFromMs(ms: number): CivilTime {
 
 export function msFromCivil(t: CivilTime): number {
   return daysFromCivil(t.year, t.month, t.day) * DAY_MS + t.hour * 3_600_000 + t.minute * 60_000 + t.second * 1000 + t.ms;
+}
+
+/** The clock fields a PUT sets, in CivilTime's names. */
+export type ClockField = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second';
+
+/**
+ * Set one field of `t`, keeping the others (the route table bounds each: year 0..4095, month 1..12,
+ * day 1..31...). A day the month set now lacks is 409 aErrMode saying what to change; moving month or
+ * year under a day the new month lacks (Jan 31 -> Feb) keeps the month asked for and takes its last
+ * day, as an RTC that validates its date registers does.
+ */
+export function setField(t: CivilTime, field: ClockField, value: number): void {
+  t[field] = value;
+  const last = daysInMonth(t.year, t.month);
+  if (field === 'day' && value > last) {
+    throw new ApiError(aErrMode, `day ${value} does not exist in ${t.year}-${t.month < 10 ? '0' : ''}${t.month} (1..${last}); set month (and year) first`);
+  }
+  if (t.day > last) t.day = last;
 }
