@@ -36,7 +36,7 @@ $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json $(TS_SOURCES)
 	@touch $@
 
 # Regenerates every generated file from its source (tests/generated.test.ts fails until it is run):
-#   spec/operations.tsv -> src/api/route-table.ts, hal/entity-ops.ts, hal/entity-values.ts
+#   spec/operations.tsv -> src/api/route/route-table.ts, hal/entity-ops.ts, hal/entity-values.ts
 #   web/                -> resources/console.html.gz (the page, stored once), src/web/console-page.ts (its ETag, sizes)
 #   the route table     -> resources/openapi-sim.json.gz, resources/openapi-device.json.gz (after tsc)
 gen: $(NPM_STAMP) ## regenerate every generated file from its source

@@ -12,7 +12,7 @@ import type { EntityValues } from './entity-values';
 export type { EntityOps, EntityValues };
 export type EntityName = keyof EntityOps;
 
-/** Operations beyond operations.tsv (src/api/route-extensions.ts), with their values: a store slot's raw bytes. */
+/** Operations beyond operations.tsv (src/api/route/route-extensions.ts), with their values: a store slot's raw bytes. */
 export interface ExtensionValues {
   store: { slotdata: Uint8Array };
 }

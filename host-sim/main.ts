@@ -8,7 +8,7 @@ import { startServer } from './server';
 import { buildDevices } from './devices';
 import { parseOptions, UsageError, USAGE, type SimConfig } from './options';
 import { fail, listenError } from './cli';
-import { serialText } from '../src/api/serial';
+import { serialText } from '../src/api/route/serial';
 
 async function main(): Promise<void> {
   let config: SimConfig;

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../src/api/api';
 import { HttpResponse } from '../src/http/request';
-import { BODY_MAX } from '../src/http/limits';
+import { BODY_MAX } from '../src/http/http-limits';
 
 export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { OpenApiSource } from '../src/api/site';
+import type { OpenApiSource } from '../src/api/access/site';
 
 /** The repository root, from build/host-sim/ or host-sim/. */
 function root(): string {

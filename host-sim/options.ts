@@ -5,8 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findProfile, PROFILES, type SimProfile } from '../hal/sim/index';
-import { parseSerial } from '../src/api/serial';
-import type { AccessOptions } from '../src/api/access';
+import { parseSerial } from '../src/api/route/serial';
+import type { AccessOptions } from '../src/api/access/access';
 import { parseArgsProblem, UsageError } from './cli';
 
 export { UsageError };

@@ -6,9 +6,9 @@ import { gunzipSync } from 'node:zlib';
 import { Connection, type Transport } from '../src/http/connection';
 import { ConnectionSlots } from '../src/http/connection-slots';
 import { Api } from '../src/api/api';
-import type { AccessOptions } from '../src/api/access';
+import type { AccessOptions } from '../src/api/access/access';
 import type { ModuleHal } from '../hal/types';
-import type { TextCodec } from '../src/util/text';
+import type { TextCodec } from '../util/text';
 import { simOpenApi } from './openapi-source';
 import { simConsolePage } from './console-source';
 import { wallClock } from './read-clock';
@@ -31,7 +31,7 @@ export interface ServerOptions {
   port: number;
   host: string;
   devices: ModuleHal[];
-  /** Allowed hosts, CORS origins, token (src/api/access.ts). */
+  /** Allowed hosts, CORS origins, token (src/api/access/access.ts). */
   access?: AccessOptions;
   /**
    * Most connections served at once (default 256). At the cap a newcomer takes the slot of the

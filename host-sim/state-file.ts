@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import type { SimStorage } from '../hal/sim/index';
-import { serialText } from '../src/api/serial';
+import { serialText } from '../src/api/route/serial';
 import { removeStaleTemps, writeFileAtomic, type AtomicWriteHooks } from './atomic-write';
 
 export const STATE_FORMAT = 'device-rest-sim-state';

@@ -5,9 +5,9 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { ask, HB, PATH, putHb, readHb, simWithApi } from './access-helpers';
-import { constantTimeEquals } from '../src/api/access';
-import { LockoutTable, LOCKOUT_SLOTS } from '../src/api/lockout';
-import { accessFromConfig } from '../src/api/access-config';
+import { constantTimeEquals } from '../src/api/access/access';
+import { LockoutTable, LOCKOUT_SLOTS } from '../src/api/access/lockout';
+import { accessFromConfig } from '../src/api/access/access-config';
 import { parseOptions, UsageError } from '../host-sim/options';
 import { rawExchange, splitResponses } from './helpers';
 

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { startServer, type RunningServer } from '../host-sim/server';
 import { createSimModule } from '../hal/sim/index';
-import type { AccessOptions } from '../src/api/access';
+import type { AccessOptions } from '../src/api/access/access';
 import { attackerPage, rebindingPage } from './browser-pages';
 
 const SHOTS = path.resolve(__dirname, '..');

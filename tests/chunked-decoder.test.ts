@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { CHUNKS_DONE, CHUNKS_FAILED, CHUNKS_NEED_MORE, ChunkedDecoder } from '../src/http/chunked-decoder';
 import { ByteBuffer } from '../src/http/byte-buffer';
-import { BODY_MAX, CHUNK_EXT_MAX, HEADER_BLOCK_MAX } from '../src/http/limits';
+import { BODY_MAX, CHUNK_EXT_MAX, HEADER_BLOCK_MAX } from '../src/http/http-limits';
 
 const enc = (s: string): Uint8Array => Buffer.from(s, 'latin1');
 

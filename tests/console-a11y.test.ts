@@ -132,7 +132,9 @@ describe('web console: accessibility and what a client reads', function () {
     const system = await openEntity(page, 'system');
     await system.getByRole('checkbox', { name: 'watch system inputvoltage' }).check();
     await page.fill('#interval', '100');
-    await page.waitForFunction(`(document.querySelector('#charts polyline')?.getAttribute('points') || '').split(' ').length >= 8`, null, { timeout: 10_000 });
+    // At least 8 points, and some noise among them to draw (a few readings in a row can be equal).
+    await page.waitForFunction(`(document.querySelector('#charts polyline')?.getAttribute('points') || '').split(' ').length >= 8 &&
+      new Set([...watched.values()][0].values).size > 1`, null, { timeout: 20_000 });
     const ys = (await page.locator('#charts polyline').first().getAttribute('points'))!.split(' ').map((p) => Number(p.split(',')[1]));
     const values = await page.evaluate('[...watched.values()][0].values') as number[];
     assert.ok(Math.max(...values) > Math.min(...values), 'the value is not perfectly steady (noise to draw)');

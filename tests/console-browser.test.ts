@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../host-sim/server';
 import { createSimModule } from '../hal/sim/index';
-import { allRoutes } from '../src/api/routes';
+import { allRoutes } from '../src/api/route/routes';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.resolve(__dirname, '..', '..', 'build');

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
 import { Api } from '../src/api/api';
 import { Connection, type Transport } from '../src/http/connection';
-import { envelope, TimestampClock } from '../src/api/envelope';
+import { envelope, TimestampClock } from '../src/api/values/envelope';
 import { createSimModule } from '../hal/sim/index';
 import type { ModuleHal } from '../hal/types';
 import { startServer } from '../host-sim/server';

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { freshWorld, get, makeModule, net, put, replies, serve } from './fakes/world';
 import { Api } from '../src/api/api';
 import { DeviceServer } from '../src/device/server';
-import { standardTextCodec } from '../src/util/text';
+import { standardTextCodec } from '../util/text';
 import type { FakeClient } from './fakes/net';
 
 type Kind = 'slowloris' | 'slow-body' | 'idle';

@@ -9,8 +9,8 @@ import { board, freshWorld, makeModule, FULL_BOARD } from './fakes/world';
 import { manifestBoards } from './manifest-boards';
 import { call } from './helpers';
 import { Api } from '../src/api/api';
-import { allRoutes, type Route } from '../src/api/routes';
-import { intType } from '../src/api/value-decode';
+import { allRoutes, type Route } from '../src/api/route/routes';
+import { intType } from '../src/api/values/value-decode';
 import type { EntityHal, OpLimits } from '../hal/types';
 
 const BASE = '/api/v1/device';

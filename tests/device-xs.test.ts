@@ -32,10 +32,10 @@ import { readBoard } from './hal/device/board';
 import { DeviceModule } from './hal/device/module';
 import { DeviceEntity } from './hal/device/entity';
 import { Api } from './src/api/api';
-import { allRoutes } from './src/api/routes';
-import { describeDevice } from './src/api/describe';
+import { allRoutes } from './src/api/route/routes';
+import { describeDevice } from './src/api/resources/describe';
 import { DeviceServer } from './src/device/server';
-import { standardTextCodec } from './src/util/text';
+import { standardTextCodec } from './util/text';
 
 globalThis.trace = () => {};
 Date.now = () => 1735787045678;

@@ -1,6 +1,6 @@
 // The envelope's timestamp and path echo match what Date and JSON would give.
 import { strict as assert } from 'node:assert';
-import { envelope, TimestampClock } from '../src/api/envelope';
+import { envelope, TimestampClock } from '../src/api/values/envelope';
 
 describe('envelope', () => {
   it('formats timestamps exactly as Date.toISOString, reusing the per-second prefix', () => {

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { Connection } from '../src/http/connection';
 import { simApi, SERIAL } from './helpers';
 import { createSimModule } from '../hal/sim/index';
-import { allRoutes } from '../src/api/routes';
+import { allRoutes } from '../src/api/route/routes';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const enc = new TextEncoder();

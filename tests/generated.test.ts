@@ -71,8 +71,8 @@ describe('generated files (make gen)', function () {
     fs.writeFileSync(changed, edited);
     const other = path.join(out, 'other');
     generate(other, GENERATORS[0], ['--spec', changed]);
-    assert.deepEqual(stale(other, ['src/api/route-table.ts', 'hal/entity-ops.ts', 'hal/entity-values.ts']), [
-      'src/api/route-table.ts differs from what its generator makes: run make gen',
+    assert.deepEqual(stale(other, ['src/api/route/route-table.ts', 'hal/entity-ops.ts', 'hal/entity-values.ts']), [
+      'src/api/route/route-table.ts differs from what its generator makes: run make gen',
       'hal/entity-ops.ts differs from what its generator makes: run make gen',
       'hal/entity-values.ts differs from what its generator makes: run make gen',
     ]);

@@ -17,7 +17,7 @@
 //   function will clear the current errors"); a reset clears it too. A failed save answers aErrIO and
 //   sets ERR_STORAGE (hal/kit/error-word.ts), and what was saved before stays saved.
 
-import { deepFreeze } from '../src/util/freeze';
+import { deepFreeze } from '../util/freeze';
 import { ERR_STORAGE } from '../hal/kit/error-word';
 
 /** An expected value: itself, or the module's factory value plus `factory` (0: the factory value). */

@@ -7,8 +7,8 @@ import { Connection } from '../src/http/connection';
 import { nodeHttpListener } from '../host-sim/node-http-adapter';
 import { createSimModule } from '../hal/sim/index';
 import type { EntityHal, ModuleHal } from '../hal/types';
-import { identity, operationJson } from '../src/api/describe';
-import { ENTITY_NAMES, operationsOf, routeForms } from '../src/api/routes';
+import { identity, operationJson } from '../src/api/resources/describe';
+import { ENTITY_NAMES, operationsOf, routeForms } from '../src/api/route/routes';
 
 export const SERIAL = 0x1234abcd;
 

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Api } from '../src/api/api';
-import { allRoutes, type Route } from '../src/api/routes';
+import { allRoutes, type Route } from '../src/api/route/routes';
 import { openApiDocuments, SIM_DOCUMENT } from '../host-sim/openapi-documents';
 import { simOpenApi } from '../host-sim/openapi-source';
 import { createSimModule, PROFILES, type SimProfile } from '../hal/sim/index';

@@ -1,11 +1,11 @@
-// parsePath alone (src/api/parse-path.ts): a path in, an Address out (with its fault of form and
+// parsePath alone (src/api/route/parse-path.ts): a path in, an Address out (with its fault of form and
 // where it lies), no device, no HAL. Table-driven: every row is a path and what docs/api.md
 // §Addresses says it names.
 import { strict as assert } from 'node:assert';
 import {
   Address, ADDRESS_DEVICE, ADDRESS_DEVICES, ADDRESS_ROUTE, MISS_ENTITY, MISS_NONE, MISS_OPERATION, MISS_PATH, NO_INDEX,
   NO_SEGMENTS, NO_SERIAL, parsePath, TOO_LONG_SERIAL,
-} from '../src/api/parse-path';
+} from '../src/api/route/parse-path';
 import { ApiError, errorName, statusOf } from '../hal/kit/errors';
 
 const B = '/api/v1/device';

@@ -6,7 +6,7 @@
 // a new limit is walked without a new test.
 import { strict as assert } from 'node:assert';
 import { Api } from '../src/api/api';
-import { routeForms } from '../src/api/routes';
+import { routeForms } from '../src/api/route/routes';
 import { routeBounds } from '../src/openapi/schemas';
 import { createSimModule, PROFILES, type SimProfile } from '../hal/sim/index';
 import type { HalOf, ModuleHal } from '../hal/types';
@@ -63,7 +63,7 @@ const LARGEST_INSTANCE = new Set(['store/slotenable', 'store/slotdisable']);
 
 const INTEGER_PUT = ['I8', 'I16', 'I32', 'L32'];
 
-/** The published values as a message lists them (hal/kit/limits.ts). */
+/** The published values as a message lists them (hal/kit/value-limits.ts). */
 function listed(v: number[]): string {
   return v.length <= 8 ? v.join(', ') : v.slice(0, 6).join(', ') + ', ... ' + v[v.length - 1];
 }

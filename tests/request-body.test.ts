@@ -1,8 +1,8 @@
-// A PUT body (src/api/request-body.ts): the hand-read usual shape gives what JSON.parse gives, and
+// A PUT body (src/api/values/request-body.ts): the hand-read usual shape gives what JSON.parse gives, and
 // anything else (faults included) still goes through JSON.parse with the same answers.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { parseJson } from '../src/api/request-body';
+import { parseJson } from '../src/api/values/request-body';
 import { ApiError, errorName } from '../hal/kit/errors';
 
 /** What parseJson must give: JSON.parse's object, or the code and message of its fault. */

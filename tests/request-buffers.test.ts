@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { rawExchange, simApi, splitResponses } from './helpers';
 import { RequestParser, COMPLETE, FAILED } from '../src/http/request-parser';
-import { BODY_MAX, HEADER_BLOCK_MAX, REQUEST_LINE_MAX } from '../src/http/limits';
+import { BODY_MAX, HEADER_BLOCK_MAX, REQUEST_LINE_MAX } from '../src/http/http-limits';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const IDLE_MAX = 512;

@@ -1,9 +1,9 @@
-// resolve (src/api/resolve.ts) with a tiny fake ModuleHal: the device a serial names, the entity's
+// resolve (src/api/route/resolve.ts) with a tiny fake ModuleHal: the device a serial names, the entity's
 // HAL, the index against its count, and the 404s of docs/api.md §Addresses.
 import { strict as assert } from 'node:assert';
-import { Address, ADDRESS_DEVICE, ADDRESS_DEVICES, ADDRESS_ROUTE, parsePath } from '../src/api/parse-path';
-import { lookup, resolve, Target } from '../src/api/resolve';
-import { checkParams } from '../src/api/params';
+import { Address, ADDRESS_DEVICE, ADDRESS_DEVICES, ADDRESS_ROUTE, parsePath } from '../src/api/route/parse-path';
+import { lookup, resolve, Target } from '../src/api/route/resolve';
+import { checkParams } from '../src/api/route/params';
 import { ApiError, errorName, statusOf } from '../hal/kit/errors';
 import type { EntityHal, HalValue, ModuleHal } from '../hal/types';
 

@@ -1,9 +1,9 @@
-// The route table compiles into routes. That src/api/route-table.ts is what spec/operations.tsv makes
+// The route table compiles into routes. That src/api/route/route-table.ts is what spec/operations.tsv makes
 // (line for line, byte for byte) is tests/generated.test.ts's check.
 import { strict as assert } from 'node:assert';
-import { ROUTE_ROWS } from '../src/api/route-table';
-import { routeForms, allRoutes } from '../src/api/routes';
-import { EXTENSION_ROWS } from '../src/api/route-extensions';
+import { ROUTE_ROWS } from '../src/api/route/route-table';
+import { routeForms, allRoutes } from '../src/api/route/routes';
+import { EXTENSION_ROWS } from '../src/api/route/route-extensions';
 
 describe('route table', () => {
   it('has one route per line of spec/operations.tsv (298)', () => {

@@ -1,7 +1,7 @@
 // Walks every route of the table with GET and PUT through the whole request path (raw bytes in,
 // bytes out) and checks each answer's status and shape against its get/put codes.
 import { strict as assert } from 'node:assert';
-import { allRoutes, type Route } from '../src/api/routes';
+import { allRoutes, type Route } from '../src/api/route/routes';
 import { rawExchange, simApi, splitResponses } from './helpers';
 import type { Api } from '../src/api/api';
 

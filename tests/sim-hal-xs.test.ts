@@ -12,7 +12,7 @@ const ROOT = path.resolve(__dirname, '../..');
 
 const SCENARIO = `
 import { createSimModule, memoryStorage } from './hal/sim/index';
-import { allRoutes } from './src/api/routes';
+import { allRoutes } from './src/api/route/routes';
 const clock = { t: Date.UTC(2024, 5, 30, 23, 59, 30) };
 const storage = memoryStorage();
 let m = createSimModule({ now: () => clock.t, storage, serialNumber: 0x0badcafe });

@@ -3,7 +3,7 @@
 // and sim-hal-state.test.ts).
 
 import assert from 'node:assert/strict';
-import { allRoutes, type Route } from '../src/api/routes';
+import { allRoutes, type Route } from '../src/api/route/routes';
 import type { HalValue, ModuleHal } from '../hal/types';
 import { type SimModule } from '../hal/sim';
 import { fixedRdo } from '../hal/sim/powerdelivery';

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import {
   createSimModule, EVERYTHING, findProfile, MTM_PM_1, PROFILES, profileProblems, USBHUB3P, USBSTEM, type SimProfile,
 } from '../hal/sim/index';
-import { allRoutes } from '../src/api/routes';
+import { allRoutes } from '../src/api/route/routes';
 import { call, simApi } from './helpers';
 
 const SERIAL = 0x00c0ffee;

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { Connection, type Transport } from '../src/http/connection';
 import { HttpResponse, type HttpRequest, type RequestHandler } from '../src/http/request';
-import { standardTextCodec } from '../src/util/text';
+import { standardTextCodec } from '../util/text';
 import { nodeTextCodec } from '../host-sim/server';
 
 const codec = standardTextCodec();

@@ -1,10 +1,10 @@
 // Value codecs: every accepted form and every edge of docs/api.md §Requests and value forms and §Answers.
 import { strict as assert } from 'node:assert';
-import { decodeValue as decode, decodeInt, intType } from '../src/api/value-decode';
-import { formatValue as format } from '../src/api/value-format';
-import { standardTextCodec } from '../src/util/text';
+import { decodeValue as decode, decodeInt, intType } from '../src/api/values/value-decode';
+import { formatValue as format } from '../src/api/values/value-format';
+import { standardTextCodec } from '../util/text';
 import { ApiError } from '../hal/kit/errors';
-import { routeForms, type Route } from '../src/api/routes';
+import { routeForms, type Route } from '../src/api/route/routes';
 import type { HalValue } from '../hal/types';
 
 const codec = standardTextCodec();

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { bundleForXs } from './xs/bundle';
 import { XsnapWorker } from './xs/xsnap-worker';
-import { deepFreeze } from '../src/util/freeze';
+import { deepFreeze } from '../util/freeze';
 import { isTchar } from '../src/http/syntax';
 
 const ROOT = path.resolve(__dirname, '../..');

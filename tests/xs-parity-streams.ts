@@ -1,7 +1,7 @@
 // The request streams the XS parity test feeds both engines (Latin-1 strings of their bytes), how
 // they are split into chunks, and how an engine's reply is read back (tests/xs-parity.test.ts).
 
-import type { Route } from '../src/api/routes';
+import type { Route } from '../src/api/route/routes';
 import { decodeEvents, latin1Bytes, latin1String, type ScriptEvent, type ScriptOp } from './xs/script-format';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Regenerates, from spec/operations.tsv (the contract's route table): src/api/route-table.ts (the rows
+// Regenerates, from spec/operations.tsv (the contract's route table): src/api/route/route-table.ts (the rows
 // the server uses), hal/entity-ops.ts and hal/entity-values.ts (the types a HAL is written against).
 // Run by make gen; `--out DIR` writes them under DIR instead, `--spec FILE` reads another table
 // (tests/generated.test.ts uses both).
@@ -30,7 +30,7 @@ function routeTableSource(rows) {
 // (flags: putEmpty = a PUT answers {} though the path has a GET; list = several ipv4 addresses).
 // Kept as plain string data, deep-frozen, so a device build preloads it into flash.
 
-import { deepFreeze } from '../util/freeze';
+import { deepFreeze } from '../../../util/freeze';
 
 export type RouteRow = readonly [string, string, string, string, string, string, string, string, string];
 
@@ -42,7 +42,7 @@ ${body},
 
 const specAt = process.argv.indexOf('--spec');
 const rows = specRows(readFileSync(specAt >= 0 ? process.argv[specAt + 1] : path.join(ROOT, SPEC), 'utf8'));
-writeOut('src/api/route-table.ts', routeTableSource(rows));
+writeOut('src/api/route/route-table.ts', routeTableSource(rows));
 writeOut('hal/entity-ops.ts', entityOpsSource(rows));
 writeOut('hal/entity-values.ts', entityValuesSource(rows));
-console.log(`gen-route-table: ${rows.length} routes -> src/api/route-table.ts, hal/entity-ops.ts, hal/entity-values.ts`);
+console.log(`gen-route-table: ${rows.length} routes -> src/api/route/route-table.ts, hal/entity-ops.ts, hal/entity-values.ts`);

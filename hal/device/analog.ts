@@ -5,7 +5,7 @@
 
 import Analog from 'embedded:io/analog';
 import { ApiError, aErrIO } from '../kit/errors';
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, type OpTable } from './op-table';

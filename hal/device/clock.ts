@@ -3,7 +3,7 @@
 // ESP32 RTC does not survive power loss either, and SNTP sets the time again at boot.
 // The calendar and the rule for setting a field are the simulator's too (hal/kit/calendar.ts).
 
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { civilFromMs, msFromCivil, setField, type ClockField } from '../kit/calendar';
 import { DeviceEntity } from './entity';

@@ -5,7 +5,7 @@
 
 import Digital from 'embedded:io/digital';
 import { ApiError, aErrIO, aErrMode } from '../kit/errors';
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';

@@ -6,7 +6,7 @@
 // interfaceport/{service} is saved per service; service 0 is the REST HTTP port the listener opens at
 // boot (saved value, else config.http.port): it takes effect after system/save and a reset.
 
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import type { PlatformApi } from './platform/api';
 import { DeviceEntity } from './entity';

@@ -6,7 +6,7 @@
 // 3,200 ns to 500,000,000 ns, published as signal/t3time's limits. Servos at 50 Hz get 14 bits: 1.2 µs
 // steps, finer than the 7.8 µs of one position.
 
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 
 const LOW_RES = 8;
 const HIGH_RES = 14;

@@ -3,7 +3,7 @@
 // The PWM runs at 14 bits at 50 Hz (hal/device/ledc.ts): 1.2 µs steps, so every position is its own width.
 // An enabled servo holds a PWM channel.
 
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 import type { ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import type { OpTable } from './op-table';

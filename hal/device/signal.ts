@@ -5,7 +5,7 @@
 // a rule that depends on the other value set now (409 aErrMode). An enabled signal holds a PWM channel.
 
 import { ApiError, aErrMode } from '../kit/errors';
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { WRITE, type OpTable } from './op-table';

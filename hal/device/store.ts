@@ -4,7 +4,7 @@
 // A locked slot refuses enable/disable with 403 aErrPermission, as the simulator's stores do.
 
 import { ApiError, aErrIO, aErrPermission } from '../kit/errors';
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
 import { READ, WRITE, type OpTable } from './op-table';

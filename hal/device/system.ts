@@ -4,11 +4,11 @@
 // tests/hal-behaviour.ts.
 
 import Time from 'time';
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import type { BoardProfile } from './board';
 import { DeviceEntity } from './entity';
-import { indexOrNone, MODULE_OFFSETS, NO_BOOT_SLOT } from '../kit/limits';
+import { indexOrNone, MODULE_OFFSETS, NO_BOOT_SLOT } from '../kit/value-limits';
 import { READ, RUN, WRITE, type OpTable } from './op-table';
 import type { LedOutput } from './onoff-pin';
 import type { Settings } from './settings';

@@ -5,7 +5,7 @@
 
 import Serial from 'embedded:io/serial';
 import { ApiError, aErrIO } from '../kit/errors';
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 import type { ValueOf, ValuesOf } from '../types';
 import type { UartPins } from './board';
 import { DeviceEntity } from './entity';

@@ -5,7 +5,7 @@
 // as CAN_* bits and leaves the wording and the checks to these functions.
 
 import { ApiError, aErrIndexRange, aErrUnimplemented } from './errors';
-import { checkLimits, READ_ONLY } from './limits';
+import { checkLimits, READ_ONLY } from './value-limits';
 import type { HalValue, OpLimits } from '../types';
 
 /** What an operation can do on this module: read a value, set it, or run as an action. */

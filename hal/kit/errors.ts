@@ -1,7 +1,7 @@
 // The BrainStem error enumeration (docs/api.md §Errors and statuses) and its HTTP status mapping.
 // Handlers throw ApiError; the envelope writer turns it into {error, message} with the status below.
 
-import { deepFreeze } from '../../src/util/freeze';
+import { deepFreeze } from '../../util/freeze';
 
 export const ERROR_NAMES: readonly string[] = deepFreeze([
   'aErrNone', 'aErrMemory', 'aErrParam', 'aErrNotFound', 'aErrFileNameLength', 'aErrBusy', 'aErrIO',

@@ -9,7 +9,7 @@ import { CaptureScheduler, MAX_FULL_SCALE, RANGE_FULL_SCALE, signal, toBits, toM
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
-import { range } from './limits';
+import { range } from './profile-limits';
 import { asNumber } from '../kit/value-guards';
 
 const CONFIG_INPUT = 0;

@@ -7,7 +7,7 @@ import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { CONFIG_INPUT, CONFIG_SERVO_OUTPUT, DigitalPins } from './digital-pins';
 import { makeEntity } from './entity';
-import { indexOf, range } from './limits';
+import { indexOf, range } from './profile-limits';
 import { asBool, asNumber, checkIndex } from '../kit/value-guards';
 
 export interface DigitalModel {

@@ -13,7 +13,7 @@ import { createMux } from './mux';
 import { memoryStorage, type SimStorage } from './persist';
 import { createPoe } from './poe';
 import { createPointer } from './pointer';
-import { createPort } from './port';
+import { createPort } from './port-entity';
 import { PortModel } from './ports';
 import { createPowerDelivery } from './powerdelivery';
 import { EVERYTHING, type PortDevice, type SimProfile } from './profile';

@@ -4,7 +4,7 @@
 import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { indexOf, range } from './limits';
+import { indexOf, range } from './profile-limits';
 import { asNumber, checkIndex } from '../kit/value-guards';
 import { noise, slot } from './values';
 

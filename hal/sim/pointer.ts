@@ -6,7 +6,7 @@ import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { StoreModel } from './store';
-import { indexOf } from './limits';
+import { indexOf } from './profile-limits';
 import { asNumber } from '../kit/value-guards';
 import { Scratchpad, type Element } from './scratchpad';
 

@@ -8,7 +8,7 @@ import type { EntityOps, HalOf, OpLimits } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import type { RailSpec } from './profile';
-import { oneOf, range } from './limits';
+import { oneOf, range } from './profile-limits';
 import { asBool, asNumber } from '../kit/value-guards';
 import { MODE_CV, RailPhysics } from './rail-model';
 import type { RegisterFile } from './registers';

@@ -7,7 +7,7 @@ import type { HalOf } from '../types';
 import { ERR_STORE_LOCKED } from '../kit/error-word';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { indexOf } from './limits';
+import { indexOf } from './profile-limits';
 import type { SavedSlot } from './persist';
 import { asBool, asNumber, checkIndex } from '../kit/value-guards';
 

@@ -6,7 +6,7 @@ import { ApiError, aErrMode } from '../kit/errors';
 import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { range } from './limits';
+import { range } from './profile-limits';
 import { asNumber } from '../kit/value-guards';
 
 export function createTimer(ctx: SimContext): HalOf<'timer'> {

@@ -5,7 +5,7 @@ import { ApiError, aErrMode } from '../kit/errors';
 import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
-import { bitsOf, indexOf, range } from './limits';
+import { bitsOf, indexOf, range } from './profile-limits';
 import { asBool, asNumber } from '../kit/value-guards';
 
 const PROTOCOL_BRAINSTEM = 2;

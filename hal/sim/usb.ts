@@ -6,7 +6,7 @@ import type { SimContext } from './context';
 import { makeEntity, type Getters, type Setters } from './entity';
 import type { LineGroup } from './port-words';
 import type { PortModel } from './ports';
-import { indexOf, oneOf } from './limits';
+import { indexOf, oneOf } from './profile-limits';
 import { asBool, asNumber } from '../kit/value-guards';
 
 type UsbOp = EntityOps['usb'];

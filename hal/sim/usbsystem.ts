@@ -6,8 +6,8 @@ import type { SimContext } from './context';
 import { makeEntity } from './entity';
 import { NO_PORT } from './port-words';
 import type { PortModel } from './ports';
-import { indexOf, range } from './limits';
-import { indexOrNone } from '../kit/limits';
+import { indexOf, range } from './profile-limits';
+import { indexOrNone } from '../kit/value-limits';
 import { asList, asNumber } from '../kit/value-guards';
 import { ApiError, aErrDuplicate, aErrRange } from '../kit/errors';
 

@@ -5,24 +5,24 @@
 // as an ApiError value; what the HAL, the value decoder and access control throw is caught once, here.
 
 import { ApiError, aErrResource, aErrParse, aErrSize, aErrTimeout, aErrUnimplemented, aErrUnknown, aErrVersion, statusOf } from '../../hal/kit/errors';
-import { Address, ADDRESS_ROUTE, parsePath } from './parse-path';
-import { resolve, Target } from './resolve';
-import { checkParams } from './params';
-import { notAllowed, pick, SERVER_ALLOW, unknownMethod } from './methods';
-import { parseJson } from './request-body';
+import { Address, ADDRESS_ROUTE, parsePath } from './route/parse-path';
+import { resolve, Target } from './route/resolve';
+import { checkParams } from './route/params';
+import { notAllowed, pick, SERVER_ALLOW, unknownMethod } from './route/methods';
+import { parseJson } from './values/request-body';
 import { invoke } from './invoke';
-import { answerListing, answerSite, preflight } from './listing';
-import { isSitePath, type OpenApiSource } from './site';
-import { envelope, errorResponse, TimestampClock } from './envelope';
+import { answerListing, answerSite, preflight } from './resources/listing';
+import { isSitePath, type OpenApiSource } from './access/site';
+import { envelope, errorResponse, TimestampClock } from './values/envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 import type { ModuleHal } from '../../hal/types';
-import { standardTextCodec, type TextCodec } from '../util/text';
-import { AccessControl, type AccessOptions } from './access';
+import { standardTextCodec, type TextCodec } from '../../util/text';
+import { AccessControl, type AccessOptions } from './access/access';
 import { AnswerHeaders } from './answer-headers';
-import { EventStreams, isEventsPath } from './events';
+import { EventStreams, isEventsPath } from './resources/events';
 import { serveConsole } from '../web/console';
 
-/** Access control (allowed hosts, CORS origins, token: src/api/access.ts) and the codec. */
+/** Access control (allowed hosts, CORS origins, token: src/api/access/access.ts) and the codec. */
 export interface ApiOptions extends AccessOptions {
   /** UTF-8 codec for bodies and names; default the engine's own. */
   codec?: TextCodec;
@@ -101,7 +101,7 @@ export class Api implements RequestHandler {
     if (isSitePath(path)) {
       return answerSite(req, path, parameters, this.openapi, this.clock.format(this.now()), this.access, res);
     }
-    // The web console at / and event streams at .../events (src/web, src/api/events.ts).
+    // The web console at / and event streams at .../events (src/web, src/api/resources/events.ts).
     if (path === '/') {
       serveConsole(req, res, this.gunzip, this.consoleGzip);
       return null;

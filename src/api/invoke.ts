@@ -3,13 +3,13 @@
 // modules and caught once, by Api.handle; a fault of the body is returned.
 
 import { ApiError } from '../../hal/kit/errors';
-import { bodyValue } from './request-body';
-import { decodeValue } from './value-decode';
-import { formatValue } from './value-format';
-import type { Route } from './routes';
-import type { Target } from './resolve';
+import { bodyValue } from './values/request-body';
+import { decodeValue } from './values/value-decode';
+import { formatValue } from './values/value-format';
+import type { Route } from './route/routes';
+import type { Target } from './route/resolve';
 import type { HttpRequest, HttpResponse } from '../http/request';
-import type { TextCodec } from '../util/text';
+import type { TextCodec } from '../../util/text';
 
 /**
  * Run `route` on `t`: the envelope's `response` JSON text, '' when the answer is bytes (set on

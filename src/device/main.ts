@@ -6,7 +6,7 @@
 import config from 'mc/config';
 import platform from 'hal/device/platform';
 import { Api } from '../api/api';
-import { standardTextCodec } from '../util/text';
+import { standardTextCodec } from '../../util/text';
 import { board } from '../../hal/device/board';
 import { createDeviceModule } from '../../hal/device/module';
 import { packVersion } from '../../hal/kit/version';
@@ -14,7 +14,7 @@ import { DeviceServer } from './server';
 import Preference from 'preference';
 import { NetworkLink } from './network';
 import { WrapSafeTicks } from './ticks';
-import { accessFromConfig, ACCESS_DOMAIN } from '../api/access-config';
+import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
 

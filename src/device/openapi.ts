@@ -2,7 +2,7 @@
 // firmware as a Moddable resource. `new Resource` maps it from flash: the bytes are never copied to
 // RAM, and no uncompressed copy exists (a client that refuses gzip gets 406).
 import Resource from 'Resource';
-import type { OpenApiSource } from '../api/site';
+import type { OpenApiSource } from '../api/access/site';
 
 export const OPENAPI_RESOURCE = 'openapi-device.json.gz';
 

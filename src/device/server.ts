@@ -11,7 +11,7 @@ import { Connection, type RequestHandler } from '../http/connection';
 import { ConnectionSlots } from '../http/connection-slots';
 import { WrapSafeTicks } from './ticks';
 import { DeviceTransport, READ_CHUNK, type TransportEvents } from './transport';
-import type { TextCodec } from '../util/text';
+import type { TextCodec } from '../../util/text';
 
 export interface DeviceServerOptions {
   readonly port: number;

@@ -1,5 +1,5 @@
 // Moddable's native TextEncoder/TextDecoder (modules text/encoder, text/decoder) as globals, as Node and
-// xsnap have them, so src/util/text.ts takes its TextEncoder path on the device. Preloaded first in the
+// xsnap have them, so util/text.ts takes its TextEncoder path on the device. Preloaded first in the
 // manifest: text.ts picks its encoder when it loads.
 
 import TextEncoder from 'text/encoder';

@@ -3,7 +3,7 @@
 // small size once that request is done. An idle keep-alive connection so keeps a few hundred bytes
 // instead of its largest request's worth.
 
-import type { TextCodec } from '../util/text';
+import type { TextCodec } from '../../util/text';
 
 export class ByteBuffer {
   /** The storage; bytes [0, length) are in use. Replaced when it grows or shrinks. */

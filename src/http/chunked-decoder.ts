@@ -4,7 +4,7 @@
 // strictly: hex sizes of at most 8 digits, CRLF line ends only, chunk extensions by the grammar of
 // §7.1.1, trailer fields by the field-line grammar.
 
-import { BODY_MAX, CHUNK_EXT_MAX, HEADER_BLOCK_MAX } from './limits';
+import { BODY_MAX, CHUNK_EXT_MAX, HEADER_BLOCK_MAX } from './http-limits';
 import type { ByteBuffer } from './byte-buffer';
 import { hexValue, isTchar } from './syntax';
 

@@ -11,8 +11,8 @@ import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser'
 import { HttpResponse, type RequestHandler } from './request';
 import { NOTHING_NOW, STREAM_ENDED, StreamedBody } from './streamed-body';
 import { CONTINUE, responseText, writeResponse } from './response-writer';
-import { standardTextCodec, type TextCodec } from '../util/text';
-import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './limits';
+import { standardTextCodec, type TextCodec } from '../../util/text';
+import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './http-limits';
 import { SLOT_ANSWERING, SLOT_IDLE, SLOT_PARTIAL, type SlotHolder } from './connection-slots';
 
 export type { RequestHandler };

@@ -2,8 +2,8 @@
 // Transfer-Encoding, Host, Connection, Expect) gathered in a HeadFraming, and the few values the
 // server acts on copied out as strings.
 
-import { ascii } from '../util/text';
-import { BODY_MAX } from './limits';
+import { ascii } from '../../util/text';
+import { BODY_MAX } from './http-limits';
 import { isTchar, transferCodingsStatus } from './syntax';
 import { patterns } from './patterns';
 

@@ -1,7 +1,7 @@
 // The request line (RFC 9112 §3): method SP request-target SP HTTP-version, checked byte by byte
 // in the head buffer. A CONNECT is 501 whatever its target: this server is no proxy.
 
-import { ascii } from '../util/text';
+import { ascii } from '../../util/text';
 import { isTchar } from './syntax';
 
 const SP = 32;

@@ -6,9 +6,9 @@
 // only, a bare CR or LF is 400. A head that arrives whole in one read takes a native fast path
 // (whole-head.ts) that hands anything unusual back to this byte path.
 
-import { BODY_MAX, HEAD_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
+import { BODY_MAX, HEAD_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './http-limits';
 import type { HttpRequest } from './request';
-import { standardTextCodec, type TextCodec } from '../util/text';
+import { standardTextCodec, type TextCodec } from '../../util/text';
 import { NOT_HANDLED, takeWholeHead } from './whole-head';
 import { ByteBuffer } from './byte-buffer';
 import { CHUNKS_DONE, CHUNKS_FAILED, ChunkedDecoder } from './chunked-decoder';

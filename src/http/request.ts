@@ -1,7 +1,7 @@
 // What the HTTP core hands to a request handler, and what the handler fills in.
 // One HttpResponse is reused per connection: nothing is allocated per request but the strings.
 
-import type { TextCodec } from '../util/text';
+import type { TextCodec } from '../../util/text';
 
 export interface HttpRequest {
   /** Method token as sent (case-sensitive, RFC 9110). */
@@ -33,9 +33,9 @@ export interface HttpRequest {
 
 /**
  * A response body that goes on after its head, made a piece at a time so it is never held whole.
- * An event stream (src/api/events.ts) never ends: the Connection polls it from the server's timer
+ * An event stream (src/api/resources/events.ts) never ends: the Connection polls it from the server's timer
  * until the client goes. A finite one (HttpResponse.streamEnds: the device description,
- * src/api/describe.ts) is polled whenever the transport has room, one chunk per piece, until it
+ * src/api/resources/describe.ts) is polled whenever the transport has room, one chunk per piece, until it
  * returns null; the connection then reads its next request.
  */
 export interface ResponseStream {

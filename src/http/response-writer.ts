@@ -1,8 +1,8 @@
 // Serialises an HttpResponse: one status line and header block as a string, the body as UTF-8.
 
 import type { HttpResponse } from './request';
-import type { TextCodec } from '../util/text';
-import { deepFreeze } from '../util/freeze';
+import type { TextCodec } from '../../util/text';
+import { deepFreeze } from '../../util/freeze';
 
 export const REASONS: { readonly [status: number]: string } = deepFreeze({
   100: 'Continue', 200: 'OK', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',

@@ -6,7 +6,7 @@
 // ever held. One per Connection, reused answer after answer.
 
 import type { HttpResponse, ResponseStream } from './request';
-import type { TextCodec } from '../util/text';
+import type { TextCodec } from '../../util/text';
 
 /** What a StreamedBody writes to (Connection's Transport). */
 export interface BodySink {

@@ -7,11 +7,11 @@
 // refuses, limits reached): the byte path then parses it and words the error.
 // tests/whole-head.test.ts holds the two to the same results.
 
-import { HEAD_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './limits';
+import { HEAD_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './http-limits';
 import { ACTED_ON_LENGTHS, takeField, type HeadFields, type HeadFraming } from './field-line';
 import { patterns } from './patterns';
 import type { RequestLineFields } from './request-line';
-import type { TextCodec } from '../util/text';
+import type { TextCodec } from '../../util/text';
 
 /**
  * The field name text[start, end) in lower case. The names takeField() acts on, as they are usually written, are matched

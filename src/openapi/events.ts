@@ -2,7 +2,7 @@
 // answers text/event-stream, one event of EventData every interval, a comment line while idle.
 // Build-time code (tools/gen-openapi.mjs).
 
-import { INTERVAL_DEFAULT_MS, INTERVAL_MAX_MS, INTERVAL_MIN_MS, WATCH_MAX } from '../api/events';
+import { INTERVAL_DEFAULT_MS, INTERVAL_MAX_MS, INTERVAL_MIN_MS, WATCH_MAX } from '../api/resources/events';
 import type { Schema } from './schemas';
 
 /** One event's `data`: the watched operations' values, each as its GET answers it. */

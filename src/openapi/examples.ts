@@ -2,7 +2,7 @@
 // envelope of each get code, an error, the index, the device list, the description). Build-time code
 // (tools/gen-openapi.mjs); tests/openapi.test.ts checks each example against its own schema.
 
-import type { Route } from '../api/routes';
+import type { Route } from '../api/route/routes';
 import { routeBounds, type Schema } from './schemas';
 
 const TIMESTAMP = '2026-01-15T09:30:00.000Z';

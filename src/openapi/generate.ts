@@ -1,8 +1,8 @@
-// The OpenAPI 3.1 document of this server, generated from the route table (src/api/routes.ts): one
+// The OpenAPI 3.1 document of this server, generated from the route table (src/api/route/routes.ts): one
 // generator for the simulator and the device build. tools/gen-openapi.mjs runs it at build time and
 // stores the result gzip-compressed (resources/); the server only sends those bytes.
 
-import { allRoutes, type Route, type RouteParam } from '../api/routes';
+import { allRoutes, type Route, type RouteParam } from '../api/route/routes';
 import { addExamples, bodyExample } from './examples';
 import { EVENT_DATA, eventPaths } from './events';
 import { envelope, ERROR_RESPONSE, RESPONSE_BY_GET, routeBounds, valueSchema, type Schema } from './schemas';

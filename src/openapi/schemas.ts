@@ -2,9 +2,9 @@
 // code, the envelope and its error form (docs/api.md §Requests and value forms, §Answers). Build-time code: it runs
 // in Node (tools/gen-openapi.mjs), never on the module, which serves the generated document.
 
-import { intType } from '../api/value-decode';
-import type { Route } from '../api/routes';
-import { LIST_MAX, BYTES_MAX, NAME_MAX } from '../api/value-decode';
+import { intType } from '../api/values/value-decode';
+import type { Route } from '../api/route/routes';
+import { LIST_MAX, BYTES_MAX, NAME_MAX } from '../api/values/value-decode';
 
 export type Schema = { [key: string]: unknown };
 

@@ -9,7 +9,7 @@ import { readBoard, type BoardProfile } from '../../hal/device/board';
 import { DeviceModule } from '../../hal/device/module';
 import { Api } from '../../src/api/api';
 import { DeviceServer } from '../../src/device/server';
-import { standardTextCodec } from '../../src/util/text';
+import { standardTextCodec } from '../../util/text';
 import type { FakeClient } from './net';
 
 /** A board with every entity the device HAL makes (the lin profile plus a UART and the LED). */

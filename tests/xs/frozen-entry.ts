@@ -2,14 +2,14 @@
 // of the device-side core are not deep-frozen, as XS sees them (a preloaded module's unfrozen object
 // is copied into RAM at boot). globalThis.handleCommand answers JSON: {checked, routes, unfrozen: paths that fail}.
 
-import { ROUTE_ROWS } from '../../src/api/route-table';
-import { EXTENSION_ROWS } from '../../src/api/route-extensions';
-import { ENTITY_NAMES, UNSUPPORTED_ENTITIES, allRoutes, routeForms } from '../../src/api/routes';
+import { ROUTE_ROWS } from '../../src/api/route/route-table';
+import { EXTENSION_ROWS } from '../../src/api/route/route-extensions';
+import { ENTITY_NAMES, UNSUPPORTED_ENTITIES, allRoutes, routeForms } from '../../src/api/route/routes';
 import { ApiError, ERROR_NAMES } from '../../hal/kit/errors';
 import { ErrorWord } from '../../hal/kit/error-word';
-import { MODULE_OFFSETS, READ_ONLY } from '../../hal/kit/limits';
-import { intType } from '../../src/api/value-decode';
-import { TimestampClock } from '../../src/api/envelope';
+import { MODULE_OFFSETS, READ_ONLY } from '../../hal/kit/value-limits';
+import { intType } from '../../src/api/values/value-decode';
+import { TimestampClock } from '../../src/api/values/envelope';
 import { Api } from '../../src/api/api';
 import { Connection } from '../../src/http/connection';
 import { RequestParser } from '../../src/http/request-parser';

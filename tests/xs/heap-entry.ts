@@ -11,7 +11,7 @@ import { Connection, type Transport } from '../../src/http/connection';
 import { Api } from '../../src/api/api';
 import { createSimModule } from '../../hal/sim/index';
 import type { ModuleHal } from '../../hal/types';
-import { standardTextCodec, type TextCodec } from '../../src/util/text';
+import { standardTextCodec, type TextCodec } from '../../util/text';
 import { FIXED_MS, SERIAL_NUMBER } from './xs-entry';
 import { latin1Bytes } from './script-format';
 

@@ -5,7 +5,7 @@
 
 import { Connection, type Transport } from '../../src/http/connection';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../../src/http/request';
-import { standardTextCodec } from '../../src/util/text';
+import { standardTextCodec } from '../../util/text';
 
 const g = globalThis as unknown as { anchorBody: string; handleCommand: (msg: ArrayBuffer) => ArrayBuffer };
 

@@ -1,6 +1,6 @@
 // Value limits of the simulated module (OpLimits, hal/types.ts): helpers that build them from the
 // profile's data. An entity declares its limits once, in its Behaviour; makeEntity publishes them
-// through limits(op) and runs the shared check (hal/kit/limits.ts) before the handler.
+// through limits(op) and runs the shared check (hal/kit/value-limits.ts) before the handler.
 
 import type { OpLimits } from '../types';
 

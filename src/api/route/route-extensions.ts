@@ -3,7 +3,7 @@
 // body (PUT) — how a user fetches a bulk capture without 2-byte pointer reads.
 
 import type { RouteRow } from './route-table';
-import { deepFreeze } from '../util/freeze';
+import { deepFreeze } from '../../../util/freeze';
 
 export const EXTENSION_ROWS: readonly RouteRow[] = deepFreeze<readonly RouteRow[]>([
   ['store', 'slotdata', '{slot}', 'bytes', 'BYTES', 'bytes:raw', 'byte', '', ''],

@@ -2,13 +2,13 @@
 // reads them): the type, the range column and the module's own limits (OpLimits) together. The
 // description publishes publishedBounds(); a PUT is checked against the same three sources (the type
 // and the range column by the API core, the module's limits by the HAL), and every refusal names the
-// published bounds in the one message form of hal/kit/limits.ts.
+// published bounds in the one message form of hal/kit/value-limits.ts.
 
-import { outOfBounds } from '../../hal/kit/limits';
-import type { ApiError } from '../../hal/kit/errors';
-import type { EntityHal, OpLimits } from '../../hal/types';
-import type { Route } from './routes';
-import { deepFreeze } from '../util/freeze';
+import { outOfBounds } from '../../../hal/kit/value-limits';
+import type { ApiError } from '../../../hal/kit/errors';
+import type { EntityHal, OpLimits } from '../../../hal/types';
+import type { Route } from '../route/routes';
+import { deepFreeze } from '../../../util/freeze';
 
 export interface IntType {
   readonly bits: number;
@@ -57,7 +57,7 @@ export function publishedBounds(r: Route, own: OpLimits | null | undefined): OpL
  * The refusal of `v`, outside the type `t` or the range column of `r` (the caller checks, inline: on
  * the path of an accepted PUT there is no call): 400 aErrRange naming the bounds the description
  * publishes, the module's limits read only now, from `hal`. Inside them, the HAL's own check
- * (hal/kit/limits.ts) applies the module's limits with the same message form. `shown` is the value
+ * (hal/kit/value-limits.ts) applies the module's limits with the same message form. `shown` is the value
  * as the client sent it ("0x1FF", 300).
  */
 export function outOfRoute(r: Route, hal: EntityHal | null | undefined, v: number, what: string, shown: unknown): ApiError {

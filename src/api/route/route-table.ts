@@ -3,7 +3,7 @@
 // (flags: putEmpty = a PUT answers {} though the path has a GET; list = several ipv4 addresses).
 // Kept as plain string data, deep-frozen, so a device build preloads it into flash.
 
-import { deepFreeze } from '../util/freeze';
+import { deepFreeze } from '../../../util/freeze';
 
 export type RouteRow = readonly [string, string, string, string, string, string, string, string, string];
 

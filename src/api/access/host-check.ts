@@ -3,7 +3,7 @@
 // allowed. A rebinding page reaches us under the attacker's own name, which none of these is.
 // Everything compares in place: no string is made per request.
 
-import type { ModuleHal } from '../../hal/types';
+import type { ModuleHal } from '../../../hal/types';
 
 /** The end of the name part of a Host value (before `:port`), or -1 when the port is malformed. */
 function nameEnd(host: string): number {

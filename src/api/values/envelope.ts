@@ -1,7 +1,7 @@
 // The envelope every API answer is wrapped in (docs/api.md §Answers):
 // {"timestamp": "YYYY-MM-DDTHH:MM:SS.mmmZ", "request": {"endpointName", "parameters"}, "response"}
 
-import { errorName } from '../../hal/kit/errors';
+import { errorName } from '../../../hal/kit/errors';
 
 /**
  * Formats envelope timestamps. Its "YYYY-MM-DDTHH:MM:SS." changes once a second: it is formatted

@@ -1,10 +1,10 @@
 // Extra path parameters (docs/api.md §Addresses): decimal integers in the route table's range, or
 // below the module's own bound (channel and slot counts), read from the path's segments.
 
-import { ApiError, aErrParse, aErrRange } from '../../hal/kit/errors';
+import { ApiError, aErrParse, aErrRange } from '../../../hal/kit/errors';
 import type { Route } from './routes';
 import type { Target } from './resolve';
-import { deepFreeze } from '../util/freeze';
+import { deepFreeze } from '../../../util/freeze';
 
 const NO_PARAMS: readonly number[] = deepFreeze<number[]>([]);
 

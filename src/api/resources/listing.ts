@@ -2,16 +2,16 @@
 // GET /api/v1/openapi.json, GET /api/v1/device (the devices) and GET /api/v1/device/{serial} (what
 // one module has, streamed). Each answers OPTIONS itself and returns a 405 or 404 as a value.
 
-import { ApiError, aErrNotFound } from '../../hal/kit/errors';
-import { notAllowed, READ_ALLOW } from './methods';
-import { ADDRESS_DEVICES } from './parse-path';
+import { ApiError, aErrNotFound } from '../../../hal/kit/errors';
+import { notAllowed, READ_ALLOW } from '../route/methods';
+import { ADDRESS_DEVICES } from '../route/parse-path';
 import { DescriptionStream, identity } from './describe';
-import { answerOpenApi, INDEX_RESPONSE, OPENAPI_PATH, type OpenApiSource } from './site';
-import { envelope, type TimestampClock } from './envelope';
-import type { Target } from './resolve';
-import type { AccessControl } from './access';
-import type { HttpRequest, HttpResponse } from '../http/request';
-import type { ModuleHal } from '../../hal/types';
+import { answerOpenApi, INDEX_RESPONSE, OPENAPI_PATH, type OpenApiSource } from '../access/site';
+import { envelope, type TimestampClock } from '../values/envelope';
+import type { Target } from '../route/resolve';
+import type { AccessControl } from '../access/access';
+import type { HttpRequest, HttpResponse } from '../../http/request';
+import type { ModuleHal } from '../../../hal/types';
 
 /** OPTIONS: 204 with Allow (and the CORS preflight headers). */
 export function preflight(req: HttpRequest, allow: string, access: AccessControl, res: HttpResponse): null {

@@ -9,11 +9,11 @@
 // for a message or a path parameter). A segment is lower-cased only when the table does not know
 // it as sent (entity and operation names match in any case).
 
-import { ApiError, aErrIndexRange, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from '../../hal/kit/errors';
-import { ENTITY_FORMS, UNSUPPORTED, type EntityForms, type Forms } from './forms';
+import { ApiError, aErrIndexRange, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from '../../../hal/kit/errors';
+import { ENTITY_FORMS, UNSUPPORTED, type EntityForms, type Forms } from '../values/forms';
 import { ENTITY_NAMES, routeForms, type Route } from './routes';
 import { hexPrefix, parseSerial } from './serial';
-import { deepFreeze } from '../util/freeze';
+import { deepFreeze } from '../../../util/freeze';
 
 /** What an Address names: the device list, one device (its description), or an operation. */
 export const ADDRESS_DEVICES = 0;

@@ -3,13 +3,13 @@
 //   malformed string -> aErrParse, wrong JSON type -> aErrParam, out of range -> aErrRange,
 //   too many entries or bytes -> aErrSize. Messages name the value and what is allowed.
 
-import { ApiError, aErrParam, aErrParse, aErrRange, aErrSize } from '../../hal/kit/errors';
-import type { Route } from './routes';
-import type { HalValue } from '../../hal/types';
-import { utf8Length, type TextCodec } from '../util/text';
-import { outOfBounds } from '../../hal/kit/limits';
+import { ApiError, aErrParam, aErrParse, aErrRange, aErrSize } from '../../../hal/kit/errors';
+import type { Route } from '../route/routes';
+import type { HalValue } from '../../../hal/types';
+import { utf8Length, type TextCodec } from '../../../util/text';
+import { outOfBounds } from '../../../hal/kit/value-limits';
 import { intType, outOfRoute, type IntType } from './bounds';
-import type { EntityHal } from '../../hal/types';
+import type { EntityHal } from '../../../hal/types';
 
 export { intType };
 

@@ -3,9 +3,9 @@
 // first fault along the path reported, the parser's included. A miss is returned, never thrown: it is
 // an everyday answer and a throw costs more than the whole lookup.
 
-import { ApiError, aErrIndexRange, aErrInvalidEntity, aErrNotFound } from '../../hal/kit/errors';
+import { ApiError, aErrIndexRange, aErrInvalidEntity, aErrNotFound } from '../../../hal/kit/errors';
 import { ADDRESS_ROUTE, MISS_ENTITY, MISS_PATH, NO_INDEX, NO_SERIAL, parsePath, type Address } from './parse-path';
-import type { EntityHal, ModuleHal } from '../../hal/types';
+import type { EntityHal, ModuleHal } from '../../../hal/types';
 
 /** What a path names on this server: its Address and what that finds. One is reused per Api. */
 export class Target {

@@ -4,10 +4,10 @@
 //   ilist {"value": "1, 2, 3", "rawValue": [1, 2, 3]}
 //   str   {"value": <text>, "rawValue": [bytes]}: ipv4 dotted quads, mac aa:bb:.., UTF-8 text, hex
 
-import type { Route } from './routes';
-import type { HalValue } from '../../hal/types';
+import type { Route } from '../route/routes';
+import type { HalValue } from '../../../hal/types';
 import { intType } from './value-decode';
-import type { TextCodec } from '../util/text';
+import type { TextCodec } from '../../../util/text';
 
 const HEX = '0123456789abcdef';
 

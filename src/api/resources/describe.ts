@@ -6,11 +6,11 @@
 // DescriptionStream the HTTP core polls whenever its transport has room (a chunked body): no build,
 // simulator or module, ever holds the whole description, only the piece being sent.
 
-import { serialText } from './serial';
-import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from './routes';
-import { publishedBounds, takesIntegers } from './bounds';
-import type { EntityHal, ModuleHal, OpLimits } from '../../hal/types';
-import type { ResponseStream } from '../http/request';
+import { serialText } from '../route/serial';
+import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from '../route/routes';
+import { publishedBounds, takesIntegers } from '../values/bounds';
+import type { EntityHal, ModuleHal, OpLimits } from '../../../hal/types';
+import type { ResponseStream } from '../../http/request';
 
 type Halls = { readonly [name: string]: EntityHal | undefined };
 

@@ -2,8 +2,8 @@
 // links) and GET /api/v1/openapi.json (the generated document, stored gzip-compressed). Device-side
 // code: the index is a constant and the document is bytes the caller maps from flash.
 
-import { ApiError, aErrUnimplemented } from '../../hal/kit/errors';
-import type { HttpResponse } from '../http/request';
+import { ApiError, aErrUnimplemented } from '../../../hal/kit/errors';
+import type { HttpResponse } from '../../http/request';
 
 export const INDEX_PATH = '/api/v1';
 export const OPENAPI_PATH = '/api/v1/openapi.json';

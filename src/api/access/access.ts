@@ -3,11 +3,11 @@
 // an optional bearer token with a lockout after repeated wrong tokens from one address.
 // One AccessControl per Api; its only mutable state is the small fixed lockout table.
 
-import { ApiError, aErrPermission } from '../../hal/kit/errors';
+import { ApiError, aErrPermission } from '../../../hal/kit/errors';
 import { HOST_ALWAYS, HOST_REFUSED, hostStanding, sameName } from './host-check';
 import { LockoutTable, LOCKOUT_MS } from './lockout';
-import type { HttpRequest } from '../http/request';
-import type { ModuleHal } from '../../hal/types';
+import type { HttpRequest } from '../../http/request';
+import type { ModuleHal } from '../../../hal/types';
 
 export interface AccessOptions {
   /** Bearer token required for PUTs and actions ('' or absent: none). Never echoed by any answer. */

@@ -7,17 +7,17 @@
 // (HttpResponse.stream, Connection.checkTimeout); a module serves `maxStreams` at once (one), a
 // second is answered 503 aErrResource.
 
-import { ApiError, aErrInvalidOption, aErrParam, aErrRange, aErrResource, errorName } from '../../hal/kit/errors';
-import { serialText } from './serial';
-import { ADDRESS_DEVICE, ADDRESS_DEVICES, ADDRESS_ROUTE } from './parse-path';
-import { lookup } from './resolve';
-import { checkParams } from './params';
-import { formatValue } from './value-format';
-import type { TimestampClock } from './envelope';
-import type { Route } from './routes';
-import type { HttpResponse, ResponseStream } from '../http/request';
-import type { EntityHal, ModuleHal } from '../../hal/types';
-import type { TextCodec } from '../util/text';
+import { ApiError, aErrInvalidOption, aErrParam, aErrRange, aErrResource, errorName } from '../../../hal/kit/errors';
+import { serialText } from '../route/serial';
+import { ADDRESS_DEVICE, ADDRESS_DEVICES, ADDRESS_ROUTE } from '../route/parse-path';
+import { lookup } from '../route/resolve';
+import { checkParams } from '../route/params';
+import { formatValue } from '../values/value-format';
+import type { TimestampClock } from '../values/envelope';
+import type { Route } from '../route/routes';
+import type { HttpResponse, ResponseStream } from '../../http/request';
+import type { EntityHal, ModuleHal } from '../../../hal/types';
+import type { TextCodec } from '../../../util/text';
 
 export const EVENTS_SEGMENT = '/events';
 export const INTERVAL_MIN_MS = 100;

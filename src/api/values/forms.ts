@@ -4,8 +4,8 @@
 // value. Made once from the route table and deep-frozen (flash on a module): per request, picking a
 // form is one property read.
 
-import { ENTITY_NAMES, operationsOf, routeForms, UNSUPPORTED_ENTITIES, type Route } from './routes';
-import { deepFreeze } from '../util/freeze';
+import { ENTITY_NAMES, operationsOf, routeForms, UNSUPPORTED_ENTITIES, type Route } from '../route/routes';
+import { deepFreeze } from '../../../util/freeze';
 
 export interface Forms {
   /** The operation's forms taking this many path parameters (one, or a GET and a PUT form). */

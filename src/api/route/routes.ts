@@ -4,7 +4,7 @@
 
 import { ROUTE_ROWS } from './route-table';
 import { EXTENSION_ROWS } from './route-extensions';
-import { deepFreeze } from '../util/freeze';
+import { deepFreeze } from '../../../util/freeze';
 
 /** `bytes` / `BYTES`: raw application/octet-stream bodies (route-extensions.ts). */
 export type GetCode = 'int' | 'bool' | 'ilist' | 'str' | 'none' | 'bytes' | '-';

@@ -2,7 +2,7 @@
 // `value` member. Faults are returned as ApiError values: the body is parsed before the path is
 // matched (request.parameters echoes it on every answer), and its fault is reported only later.
 
-import { ApiError, aErrParam, aErrParse } from '../../hal/kit/errors';
+import { ApiError, aErrParam, aErrParse } from '../../../hal/kit/errors';
 
 /** A PUT body as JSON: the object, or the error it earns. */
 export function parseJson(text: string): object | ApiError {

@@ -1,10 +1,10 @@
 // Methods (docs/api.md §Requests and value forms): which the server knows (others: 501), which form of an operation
 // a method takes, and the 405 answer with its Allow value (both precomputed with the route table).
 
-import { ApiError, aErrInvalidOption, aErrUnimplemented } from '../../hal/kit/errors';
+import { ApiError, aErrInvalidOption, aErrUnimplemented } from '../../../hal/kit/errors';
 import type { Route } from './routes';
-import type { Forms } from './forms';
-import { deepFreeze } from '../util/freeze';
+import type { Forms } from '../values/forms';
+import { deepFreeze } from '../../../util/freeze';
 
 /** Methods this server knows; any other answers 501. */
 export const KNOWN_METHODS: readonly string[] = deepFreeze(['GET', 'HEAD', 'PUT', 'OPTIONS', 'POST', 'DELETE', 'PATCH', 'TRACE', 'CONNECT']);
