@@ -6,6 +6,8 @@
 // tests/device-limits.test.ts.
 
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { freshWorld, makeModule } from './fakes/world'; // first: installs the fakes of the XS modules
 import { pins } from './fakes/io';
 import { readBoard, type BoardProfile } from '../hal/device/board';
@@ -34,6 +36,12 @@ describe('board profiles in manifest.json', () => {
 
   it('has one for each module platform and for the desktop host', () => {
     assert.deepEqual(boards.map(([p]) => p).sort(), ['esp32', 'lin', 'pico/pico_w']);
+  });
+
+  it('names every platform in the error for any other', () => {
+    const m = JSON.parse(fs.readFileSync(path.join(__dirname, '../../manifest.json'), 'utf8')) as { platforms: Record<string, { error?: string }> };
+    const error = m.platforms['...'].error ?? '';
+    for (const name of Object.keys(m.platforms).filter((n) => n !== '...')) assert.ok(error.includes(name), `"${name}" missing from: ${error}`);
   });
 
   for (const [platform, raw] of boards) {
