@@ -9,8 +9,9 @@ MOCHA := node_modules/.bin/mocha
 TSC := node_modules/.bin/tsc
 ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
+HOST_ARGS ?=
 
-.PHONY: all sim test build gen check lint clean bench fuzz bench-xs bench-instr soak browser
+.PHONY: all sim host-server test build gen check lint clean bench fuzz bench-xs bench-instr soak browser
 
 all: test
 
@@ -52,6 +53,12 @@ browser:
 
 sim: build
 	node build/host-sim/main.js $(SIM_ARGS)
+
+# The host server: one endpoint (port 9005) for every module found by DNS-SD or named with
+# --module http://ADDR[:PORT] (docs/lab.md). Beside a simulator, give one of them another port:
+#   make host-server HOST_ARGS="--port 9006 --module http://127.0.0.1:9005"
+host-server: build
+	node build/host-server/main.js $(HOST_ARGS)
 
 
 # HTTP load benchmark with wrk (Debian package, installed here when missing) against the
