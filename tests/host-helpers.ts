@@ -37,8 +37,9 @@ export function startProgram(main: string, args: string[], portRe: RegExp): Prom
 export const HOST_MAIN = path.resolve(__dirname, '../host-server/main.js');
 export const SIM_MAIN = path.resolve(__dirname, '../host-sim/main.js');
 
-export function startHost(args: string[]): Promise<Proc> {
-  return startProgram(HOST_MAIN, ['--port', '0', '--no-discovery', ...args], /host server: http:\/\/[^:]+:(\d+)/);
+/** The host server on a free port; it browses DNS-SD only when `discovery` (tests on loopback do not). */
+export function startHost(args: string[], discovery = false): Promise<Proc> {
+  return startProgram(HOST_MAIN, ['--port', '0', ...(discovery ? [] : ['--no-discovery']), ...args], /host server: http:\/\/[^:]+:(\d+)/);
 }
 
 /** A simulator serving `serial` (one module, settings in memory) on `port` (0: any). */

@@ -1,0 +1,46 @@
+// What a module announces by multicast DNS / DNS-SD (DECISIONS.md §Discovery), shared by the
+// simulator (host-sim/announce.ts) and the module (src/device/announce.ts): its host name
+// ({hostname}.local, from ethernet/0/hostname, else brainstem-{serial in 8 lowercase hex digits}),
+// the two service types, and the TXT record. Nothing secret: `auth` says only whether a token is set.
+
+import { hostnameOf } from './host-check';
+import { serialText } from './serial';
+import type { ModuleHal } from '../../hal/types';
+
+/** The service types announced on the REST port, as Moddable's mdns module names them. */
+export const SERVICE_TYPES: readonly string[] = Object.freeze(['http', 'brainstem']);
+export const API_ROOT = '/api/v1';
+
+/** brainstem-1234abcd */
+export function defaultHostname(serial: number): string {
+  const hex = (serial >>> 0).toString(16);
+  return 'brainstem-' + '00000000'.slice(hex.length) + hex;
+}
+
+/** The DNS label the module announces itself as ({label}.local). */
+export function announcedHostname(d: ModuleHal): string {
+  const bytes = hostnameOf(d);
+  if (!bytes || bytes.length === 0) return defaultHostname(d.serialNumber);
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+  return s;
+}
+
+function readInt(d: ModuleHal, op: 'version' | 'model'): number {
+  const system = d.entities.system;
+  if (!system || !system.supports(op)) return 0;
+  const v = system.get(0, op, []);
+  return typeof v === 'number' ? v >>> 0 : 0;
+}
+
+/** The TXT record: serial=0x…, model=, fw=major.minor.patch (of system/0/version), api=, auth=none|token. */
+export function announcementTxt(d: ModuleHal, tokenSet: boolean): { [key: string]: string } {
+  const v = readInt(d, 'version');
+  return {
+    serial: serialText(d.serialNumber),
+    model: '' + readInt(d, 'model'),
+    fw: (v >>> 28) + '.' + ((v >>> 24) & 0xf) + '.' + (v & 0xffffff),
+    api: API_ROOT,
+    auth: tokenSet ? 'token' : 'none',
+  };
+}
