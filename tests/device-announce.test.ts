@@ -28,6 +28,7 @@ describe('device announcement (DNS-SD) on the fakes', () => {
     freshWorld();
     MDNS.announced.length = 0;
     MDNS.taken.clear();
+    MDNS.broken = false;
     setConfig({ http: { port: 8080, connections: 4 }, serial: '0x1234ABCD', firmware: { major: 1, minor: 2, patch: 3 }, board: FULL_BOARD });
   });
   after(() => { delete require.cache[MAIN]; net.reset(); });
@@ -43,6 +44,14 @@ describe('device announcement (DNS-SD) on the fakes', () => {
       assert.equal(s.protocol, 'tcp');
       assert.deepEqual(s.txt, { serial: '0x1234ABCD', model: String(FULL_BOARD.model), fw: '1.2.3', api: '/api/v1', auth: 'none' });
     }
+  });
+
+  it('serves on unannounced when no multicast socket can be made', async () => {
+    MDNS.broken = true;
+    boot();
+    await claimed();
+    assert.ok(net.traces.some((t) => t.startsWith('not announced: invalid multicast IP address')));
+    ok(8080, get('system/0/serialnumber'));
   });
 
   it('takes the name the mdns module renamed it to when the first was taken', async () => {

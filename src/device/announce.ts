@@ -26,12 +26,18 @@ export class Announcer {
     this.#hostname = hostName;
     this.#port = port;
     const txt = announcementTxt(device, tokenSet);
-    const mdns = new MDNS({ hostName }, (message, value) => {
-      if (message !== CLAIMED || !value) return; // '' while probing
-      for (let i = 0; i < SERVICE_TYPES.length; i++) mdns.add({ name: SERVICE_TYPES[i], protocol: 'tcp', port, txt });
-      trace(`announced ${value}.local (_http._tcp, _brainstem._tcp) on port ${port}\n`);
-    }) as Claimer;
-    this.#mdns = mdns;
+    try {
+      const mdns = new MDNS({ hostName }, (message, value) => {
+        if (message !== CLAIMED || !value) return; // '' while probing
+        for (let i = 0; i < SERVICE_TYPES.length; i++) mdns.add({ name: SERVICE_TYPES[i], protocol: 'tcp', port, txt });
+        trace(`announced ${value}.local (_http._tcp, _brainstem._tcp) on port ${port}\n`);
+      }) as Claimer;
+      this.#mdns = mdns;
+    } catch (e) {
+      // No multicast socket (the SDK 8.2.3 desktop host refuses every multicast address): the REST
+      // API serves on, unannounced.
+      trace(`not announced: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
   }
 
   close(): void {

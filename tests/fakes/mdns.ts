@@ -8,11 +8,14 @@ export default class MDNS {
   static hostName = 1;
   static readonly announced: MDNS[] = [];
   static readonly taken = new Set<string>();
+  /** Set to make the constructor throw, as the SDK's desktop-host socket does for a multicast address. */
+  static broken = false;
   hostName = '';
   readonly services: Service[] = [];
   closed = false;
 
   constructor(options: { hostName: string }, callback?: (message: number, value?: string) => void) {
+    if (MDNS.broken) throw new Error('invalid multicast IP address');
     MDNS.announced.push(this);
     setImmediate(() => {
       let name = options.hostName;
