@@ -17,12 +17,27 @@ export function defaultHostname(serial: number): string {
   return 'brainstem-' + '00000000'.slice(hex.length) + hex;
 }
 
-/** The DNS label the module announces itself as ({label}.local). */
+/** A DNS label (RFC 1123): letters, digits and hyphens, 1 to 63 bytes, no hyphen at either end. */
+function isLabel(bytes: Uint8Array, n: number): boolean {
+  if (n === 0 || n > 63 || bytes[0] === 45 || bytes[n - 1] === 45) return false;
+  for (let i = 0; i < n; i++) {
+    const c = bytes[i] | 32;
+    if (!((c >= 97 && c <= 122) || (bytes[i] >= 48 && bytes[i] <= 57) || bytes[i] === 45)) return false;
+  }
+  return true;
+}
+
+/**
+ * The DNS label the module announces itself as ({label}.local): ethernet/0/hostname up to its first
+ * NUL (a setting kept in a fixed buffer is padded with them) when that is a DNS label, else the default.
+ */
 export function announcedHostname(d: ModuleHal): string {
   const bytes = hostnameOf(d);
-  if (!bytes || bytes.length === 0) return defaultHostname(d.serialNumber);
+  let n = 0;
+  while (bytes && n < bytes.length && bytes[n] !== 0) n++;
+  if (!bytes || !isLabel(bytes, n)) return defaultHostname(d.serialNumber);
   let s = '';
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+  for (let i = 0; i < n; i++) s += String.fromCharCode(bytes[i]);
   return s;
 }
 

@@ -10,8 +10,25 @@ import type { ModuleHal } from '../../hal/types';
 
 /** The mdns module's callback message for a claimed host name (MDNS.hostName). */
 const CLAIMED = 1;
+/** The socket module's message for a received packet (kSocketMsgDataReceived). */
+const RECEIVED = 2;
 
-type Claimer = MDNS & { close(): void };
+type SocketCallback = (message: number, value?: unknown, address?: string, port?: number) => void;
+const mdnsCallback = (MDNS.prototype as unknown as { callback: SocketCallback }).callback;
+
+/**
+ * Moddable's MDNS, handed received packets only: it reads a packet on every socket message, and the
+ * desktop host's socket also tells a UDP socket it is "connected" and its data "sent" (on ESP32 a UDP
+ * socket reports received packets only, so this changes nothing there).
+ */
+class Responder extends MDNS {
+  override callback(message: number, value?: unknown, address?: string, port?: number): void {
+    if (message === RECEIVED) mdnsCallback.call(this, message, value, address, port);
+  }
+}
+Object.freeze(Responder.prototype);
+
+type Claimer = Responder & { close(): void };
 
 export class Announcer {
   #mdns: Claimer | null = null;
@@ -27,7 +44,7 @@ export class Announcer {
     this.#port = port;
     const txt = announcementTxt(device, tokenSet);
     try {
-      const mdns = new MDNS({ hostName }, (message, value) => {
+      const mdns = new Responder({ hostName }, (message, value) => {
         if (message !== CLAIMED || !value) return; // '' while probing
         for (let i = 0; i < SERVICE_TYPES.length; i++) mdns.add({ name: SERVICE_TYPES[i], protocol: 'tcp', port, txt });
         trace(`announced ${value}.local (_http._tcp, _brainstem._tcp) on port ${port}\n`);
