@@ -22,7 +22,7 @@ const mdnsCallback = (MDNS.prototype as unknown as { callback: SocketCallback })
  * socket reports received packets only, so this changes nothing there).
  */
 class Responder extends MDNS {
-  override callback(message: number, value?: unknown, address?: string, port?: number): void {
+  callback(message: number, value?: unknown, address?: string, port?: number): void {
     if (message === RECEIVED) mdnsCallback.call(this, message, value, address, port);
   }
 }

@@ -32,7 +32,4 @@ export default class MDNS {
   close(): void {
     this.closed = true;
   }
-
-  /** The socket's callback: the real module parses a packet here. */
-  callback(_message: number, _value?: unknown, _address?: string, _port?: number): void {}
 }
