@@ -31,8 +31,22 @@ export function txtHint(txt: unknown): ModuleEntry | undefined {
   return { serial, model, module: null };
 }
 
+/**
+ * bonjour-service leaves its multicast socket's 'error' event unheard, so a port 5353 that another
+ * program holds without sharing it would end the process: report it instead and serve on.
+ */
+export function hearSocketErrors(bonjour: Bonjour, report: (e: Error) => void): void {
+  const mdns = (bonjour as unknown as { server?: { mdns?: NodeJS.EventEmitter } }).server?.mdns;
+  mdns?.on('error', report);
+}
+
 export function browse(registry: Registry, log: (line: string) => void): Discovery {
   const bonjour = new Bonjour({}, (e: Error) => log(`discovery: ${e.message}`));
+  let failed = false;
+  hearSocketErrors(bonjour, (e) => {
+    if (!failed) log(`discovery: multicast DNS unavailable (${e.message}); modules named with --module are still served`);
+    failed = true;
+  });
   const browser = bonjour.find({ type: 'brainstem', protocol: 'tcp' }, (s: Service) => {
     const origin = serviceOrigin(s);
     if (!origin) {

@@ -9,6 +9,7 @@ import multicastDns from 'multicast-dns';
 import type { Question, RecordType } from 'dns-packet';
 import { announcedHostname, announcementTxt, SERVICE_TYPES } from '../src/api/announcement';
 import type { ModuleHal } from '../hal/types';
+import { hearSocketErrors } from '../host-server/discovery';
 
 const PROBES = 3;
 const PROBE_GAP_MS = 250;
@@ -58,7 +59,13 @@ async function freeName(mdns: multicastDns.MulticastDNS, base: string, ours: Set
 export async function announce(modules: readonly ModuleHal[], port: number, tokenSet: boolean,
   log: (line: string) => void): Promise<Announcer> {
   const bonjour = new Bonjour({}, (e: Error) => log(`announce: ${e.message}`));
+  let failed = false;
+  hearSocketErrors(bonjour, (e) => {
+    if (!failed) log(`announce: multicast DNS unavailable (${e.message}); not announced`);
+    failed = true;
+  });
   const mdns = multicastDns();
+  mdns.on('error', () => {}); // the same failure, reported once above
   const services: Service[] = [];
   const names: string[] = [];
   const ours = new Set<string>();
@@ -76,7 +83,7 @@ export async function announce(modules: readonly ModuleHal[], port: number, toke
     mdns.destroy();
   }
   return {
-    names,
+    names: failed ? [] : names,
     close: () => new Promise<void>((done) => {
       bonjour.unpublishAll(() => bonjour.destroy(() => done()));
     }),

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   let announcer: Announcer | null = null;
   if (config.announce) {
     announcer = await announce(built.map((d) => d.module), running.port, !!a.token, (line) => console.error(line));
-    console.log(`announced (DNS-SD): ${announcer.names.map((n) => n + '.local').join(', ')}`);
+    if (announcer.names.length) console.log(`announced (DNS-SD): ${announcer.names.map((n) => n + '.local').join(', ')}`);
   }
   const first = serialText(built[0].module.serialNumber);
   console.log(`try: curl ${base}/api/v1/device/${built.length === 1 ? '' : first + '/'}system/0/serialnumber`);
