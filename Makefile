@@ -11,7 +11,7 @@ ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
 HOST_ARGS ?=
 
-.PHONY: all sim host-server test build gen check lint clean bench fuzz bench-xs bench-instr soak browser
+.PHONY: all sim host-server test build gen check lint clean bench bench-host-server fuzz bench-xs bench-instr soak browser
 
 all: test
 
@@ -66,6 +66,12 @@ host-server: build
 bench: build
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/bench.mjs
+
+# What the host server adds in front of 8 simulated modules: latency p50/p99 against direct, and
+# throughput through it against the sum of direct (wrk, installed when missing). docs/lab.md.
+bench-host-server: build
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+	node tools/bench-host-server.mjs
 
 # Machine instructions per request of the simulator's request path (valgrind's callgrind, Debian
 # package, installed here when missing): a count that does not move with the machine's load.

@@ -38,10 +38,28 @@ export type Outcome =
 
 interface Waiter {
   go: () => void;
-  gone: boolean;
 }
 
-class Overflow extends Error {}
+const TAKEN = Promise.resolve(true);
+
+/** A body read whole, or null (and the stream destroyed) once it passes `max` bytes. */
+function readAtMost(body: Readable, max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        body.destroy();
+        resolve(null);
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    body.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    body.on('error', reject);
+  });
+}
 
 export class ModuleLink {
   readonly origin: string;
@@ -81,69 +99,57 @@ export class ModuleLink {
     return { active: this.active, waiting: this.waiting.length };
   }
 
-  /** Send one request: a turn on a connection, the answer within ANSWER_TIMEOUT_MS, or the error. */
+  /** Send one request: a turn on a connection, the answer within `timeoutMs` of now, or the error. */
   async send(out: Outgoing, stream: boolean, timeoutMs = ANSWER_TIMEOUT_MS): Promise<Outcome> {
-    const abort = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      abort.abort();
-    }, timeoutMs);
-    try {
-      await this.turn(abort.signal);
-    } catch (e) {
-      clearTimeout(timer);
-      return e instanceof Overflow
-        ? { kind: 'error', code: aErrResource, message: `module at ${this.address} is busy: ${this.maxActive} requests answering and ${this.queueMax} waiting; try again`, retryAfter: QUEUE_RETRY_S }
-        : this.timeout(timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    const turn = this.turn(timeoutMs);
+    if (turn === null) {
+      return { kind: 'error', code: aErrResource, retryAfter: QUEUE_RETRY_S,
+        message: `module at ${this.address} is busy: ${this.maxActive} requests answering and ${this.queueMax} waiting; try again` };
     }
+    if (!(await turn)) return this.timeout(timeoutMs);
     let streaming = false;
     try {
+      // No timer of ours per request: undici's own deadlines, set to what is left of ours.
+      const left = Math.max(1, deadline - Date.now());
       const r = await this.pool.request({
-        method: out.method as 'GET', path: out.path, headers: out.headers, body: out.body, signal: abort.signal,
+        method: out.method as 'GET', path: out.path, headers: out.headers, body: out.body, headersTimeout: left, bodyTimeout: stream ? 0 : left,
       });
       this.heard();
-      const type = String(r.headers['content-type'] ?? '');
-      if (stream && r.statusCode === 200 && type.startsWith('text/event-stream')) {
+      const type = r.headers['content-type'];
+      if (stream && r.statusCode === 200 && typeof type === 'string' && type.startsWith('text/event-stream')) {
         streaming = true;
         r.body.once('close', () => this.release());
         return { kind: 'stream', status: r.statusCode, headers: r.headers, body: r.body };
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of r.body) {
-        size += (chunk as Buffer).length;
-        if (size > ANSWER_MAX) {
-          r.body.destroy();
-          return { kind: 'error', code: aErrConnection, message: `module at ${this.address} sent an answer larger than ${ANSWER_MAX} bytes: refused` };
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return { kind: 'answer', status: r.statusCode, headers: r.headers, body: Buffer.concat(chunks, size) };
+      const body = await readAtMost(r.body, ANSWER_MAX);
+      if (body === null) return { kind: 'error', code: aErrConnection, message: `module at ${this.address} sent an answer larger than ${ANSWER_MAX} bytes: refused` };
+      return { kind: 'answer', status: r.statusCode, headers: r.headers, body };
     } catch (e) {
-      return timedOut ? this.timeout(timeoutMs) : this.failed(e as Error);
+      return this.failed(e as Error, timeoutMs);
     } finally {
-      clearTimeout(timer);
       if (!streaming) this.release();
     }
   }
 
-  /** Wait for a free connection; Overflow when the queue is full, the signal's reason when it fires first. */
-  private turn(signal: AbortSignal): Promise<void> {
+  /**
+   * A connection for one request: at once (a resolved true) when one is free, else a place in the
+   * queue that resolves true when a connection frees or false after `timeoutMs`; null when full.
+   */
+  private turn(timeoutMs: number): Promise<boolean> | null {
     if (this.active < this.maxActive) {
       this.active++;
-      return Promise.resolve();
+      return TAKEN;
     }
-    if (this.waiting.length >= this.queueMax) return Promise.reject(new Overflow());
-    return new Promise((resolve, reject) => {
-      const w: Waiter = { go: () => resolve(), gone: false };
-      this.waiting.push(w);
-      signal.addEventListener('abort', () => {
-        w.gone = true;
+    if (this.waiting.length >= this.queueMax) return null;
+    return new Promise((resolve) => {
+      const w: Waiter = { go: () => { clearTimeout(timer); resolve(true); } };
+      const timer = setTimeout(() => {
         const i = this.waiting.indexOf(w);
         if (i >= 0) this.waiting.splice(i, 1);
-        reject(new Error('timeout'));
-      }, { once: true });
+        resolve(false);
+      }, timeoutMs);
+      this.waiting.push(w);
     });
   }
 
@@ -159,12 +165,12 @@ export class ModuleLink {
   }
 
   /** A request that got no HTTP answer: why, and whether the module is now offline. */
-  private failed(e: Error): Outcome {
+  private failed(e: Error, timeoutMs: number): Outcome {
     const code = (e as NodeJS.ErrnoException).code ?? '';
     if (e instanceof errors.HTTPParserError || code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_')) {
       return { kind: 'error', code: aErrConnection, message: `module at ${this.address} answered something that is not HTTP (${e.message})` };
     }
-    if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError) return this.timeout(ANSWER_TIMEOUT_MS);
+    if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError) return this.timeout(timeoutMs);
     const reason = code && code !== 'UND_ERR_SOCKET' ? code : e.message;
     this.down(`cannot reach it: ${reason}`);
     return { kind: 'error', code: aErrConnection, message: `module at ${this.address} cannot be reached: ${reason}` };
