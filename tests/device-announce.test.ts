@@ -54,6 +54,15 @@ describe('device announcement (DNS-SD) on the fakes', () => {
     ok(8080, get('system/0/serialnumber'));
   });
 
+  it('announces nothing when the build config says so (config.announce false)', async () => {
+    setConfig({ http: { port: 8080, connections: 4 }, serial: '0x1234ABCD', board: FULL_BOARD, announce: false });
+    boot();
+    await claimed();
+    assert.equal(MDNS.announced.length, 0);
+    assert.ok(net.traces.some((t) => t.startsWith('not announced: config.announce is false')));
+    ok(8080, get('system/0/serialnumber'));
+  });
+
   it('takes the name the mdns module renamed it to when the first was taken', async () => {
     MDNS.taken.add('brainstem-1234abcd');
     boot();

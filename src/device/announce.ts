@@ -4,6 +4,7 @@
 // the REST port with the TXT record of src/api/announcement.ts. After a reset that changed the saved
 // hostname or REST port, start() announces again under the new ones.
 
+import config from 'mc/config';
 import MDNS from 'mdns';
 import { announcedHostname, announcementTxt, SERVICE_TYPES } from '../api/announcement';
 import type { ModuleHal } from '../../hal/types';
@@ -35,8 +36,18 @@ export class Announcer {
   #hostname = '';
   #port = 0;
 
-  /** Announce `device` on `port`, unless it is announced so already. */
+  /**
+   * Announce `device` on `port`, unless it is announced so already, or the build says not to
+   * (config.announce false: the lin desktop host of SDK 8.2.3, whose socket module refuses every
+   * multicast address and then closes descriptor 0 when the half-made socket is collected; a by-hand
+   * build with a fixed socket module sets it true in its own manifest).
+   */
   start(device: ModuleHal, port: number, tokenSet: boolean): void {
+    const setting = (config as { announce?: unknown }).announce;
+    if (setting === false || setting === 'false') {
+      trace('not announced: config.announce is false on this platform\n');
+      return;
+    }
     const hostName = announcedHostname(device);
     if (this.#mdns && hostName === this.#hostname && port === this.#port) return;
     this.close();
