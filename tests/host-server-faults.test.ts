@@ -3,7 +3,10 @@
 // answers garbage, not HTTP, or far too much; and its own command-line errors.
 
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { exchange, json, startHost, startSimAt, within, HOST_MAIN, type Proc } from './host-helpers';
 
@@ -138,7 +141,14 @@ describe('host server: faults', function () {
     const busy = net.createServer();
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
     const port = (busy.address() as net.AddressInfo).port;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'host-cli-'));
+    const bad = path.join(dir, 'bad');
+    fs.writeFileSync(bad, '0x1234ABCD s3cret-token\nnot a line at-all\n');
+    const good = path.join(dir, 'good');
+    fs.writeFileSync(good, '* s3cret-token\n');
     const cases: [string[], RegExp][] = [
+      [['--tokens', bad], /^error: --tokens \S+: line 2 is not 'SERIAL TOKEN'/],
+      [['--tokens', good, '--host', '0.0.0.0'], /^error: --tokens on 0\.0\.0\.0 without --token would let anyone/],
       [['--port', String(port), '--no-discovery'], /^error: port \d+ is busy: pick another with --port N, or --port 0 for any free one\n$/],
       [['--module', 'ftp://x'], /^error: --module takes http:\/\/ADDR\[:PORT\]/],
       [['--bogus'], /^error: Unknown option '--bogus'/],
@@ -150,9 +160,11 @@ describe('host server: faults', function () {
         assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
         assert.match(r.stderr, re);
         assert.equal(r.stderr.trim().split('\n').length, 1);
+        assert.ok(!r.stderr.includes('s3cret'), 'a token is never shown');
       }
     } finally {
       busy.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
