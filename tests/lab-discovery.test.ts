@@ -17,6 +17,13 @@ describe('lab discovery by multicast DNS (network namespace)', function () {
     assert.equal(r.status, 0, `the namespace run failed (this test needs root for unshare -n): ${r.stderr}`);
     const seen = JSON.parse(r.stdout.trim().split('\n').pop()!);
     assert.equal(seen.announcedA, 'brainstem-f0000001.local');
+    // Both services, on the simulator's port, with the TXT record of DECISIONS §Discovery.
+    for (const type of ['brainstem', 'http']) {
+      const s = seen.seen[type];
+      assert.ok(s, `_${type}._tcp of brainstem-f0000001 seen`);
+      assert.equal(s.host, 'brainstem-f0000001.local');
+      assert.deepEqual(s.txt, { serial: '0xF0000001', model: '4', fw: '2.11.3', api: '/api/v1', auth: 'none' });
+    }
     assert.ok(seen.foundMs >= 0 && seen.foundMs <= 5000, `found after ${seen.foundMs} ms`);
     assert.deepEqual(seen.forwarded, [200, 200]);
     // The second module with host name brainstem-f0000001 probed, found it taken, and took -2.

@@ -29,11 +29,26 @@ async function foundAfter(host: Proc, serials: string[], limit = 8000): Promise<
   return -1;
 }
 
+/** What a DNS-SD browser sees of `name` under _brainstem._tcp and _http._tcp: host, port, TXT. */
+async function browseBoth(name: string): Promise<{ [type: string]: unknown }> {
+  const bonjour = new Bonjour();
+  const seen: { [type: string]: unknown } = {};
+  for (const type of ['brainstem', 'http']) {
+    bonjour.find({ type }, (s) => {
+      if (s.name === name) seen[type] = { host: s.host, port: s.port, txt: s.txt };
+    });
+  }
+  for (let i = 0; i < 40 && Object.keys(seen).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  bonjour.destroy();
+  return seen;
+}
+
 async function main(): Promise<void> {
   const out: { [key: string]: unknown } = {};
   const a = await sim('0xF0000001', ['--profile', 'usbstem']);
   const b = await sim('0xF0000002');
   out.announcedA = /announced \(DNS-SD\): (\S+)/.exec(a.out())?.[1];
+  out.seen = await browseBoth('brainstem-f0000001');
   const host = await startHost([], true);
   started.push(host);
   out.foundMs = await foundAfter(host, ['0xF0000001', '0xF0000002']);
