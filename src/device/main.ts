@@ -17,6 +17,7 @@ import { WrapSafeTicks } from './ticks';
 import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
+import { Announcer } from './announce';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -34,6 +35,9 @@ function configNumber(v: unknown): number {
 let server: DeviceServer | null = null;
 /** One monotonic clock for the connection deadlines and the token lockout (Time.ticks wraps on ESP32). */
 const ticks = new WrapSafeTicks().now;
+// {hostname}.local and the REST port by DNS-SD: announced whenever the API listens, again when a reset
+// changed either, and withdrawn while the network is down.
+const announcer = new Announcer();
 
 const device = createDeviceModule({
   board: board(),
@@ -48,7 +52,7 @@ const device = createDeviceModule({
   serial: configNumber(config.serial),
   httpPort: http.port ?? 80,
   onReset: (restart) => {
-    if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); });
+    if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); if (server) announcer.start(device, server.port, access.token !== ''); });
     else restart();
   },
 });
@@ -72,10 +76,12 @@ function listen(): void {
     ticks,
   });
   trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(16)}\n`);
+  announcer.start(device, server.port, access.token !== '');
 }
 
 /** The network is gone: its sockets are dead; the listener is made again when it comes back. */
 function stopListening(): void {
+  announcer.close();
   if (!server) return;
   server.close();
   server = null;

@@ -21,6 +21,7 @@ const FAKES: Record<string, string> = {
   'Resource': './resource',
   'embedded:network/interface/wifi': './wifi',
   'sntp': './sntp',
+  'mdns': './mdns',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;
