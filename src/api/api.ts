@@ -11,7 +11,8 @@ import { checkParams } from './params';
 import { notAllowed, pick, SERVER_ALLOW, unknownMethod } from './methods';
 import { parseJson } from './request-body';
 import { invoke } from './invoke';
-import { answerListing, answerSite, preflight } from './listing';
+import { answerListing, answerMetrics, answerSite, preflight } from './listing';
+import { METRICS_PATH } from './metrics';
 import { isSitePath, type OpenApiSource } from './site';
 import { envelope, errorResponse, TimestampClock } from './envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
@@ -101,6 +102,7 @@ export class Api implements RequestHandler {
     if (isSitePath(path)) {
       return answerSite(req, path, parameters, this.openapi, this.clock.format(this.now()), this.access, res);
     }
+    if (path === METRICS_PATH) return answerMetrics(req, path, this.devices, this.access, res);
     // The web console at / and event streams at .../events (src/web, src/api/events.ts).
     if (path === '/') {
       serveConsole(req, res, this.gunzip, this.consoleGzip);
