@@ -3,6 +3,7 @@
 // stores the result gzip-compressed (resources/); the server only sends those bytes.
 
 import { allRoutes, type Route, type RouteParam } from '../api/routes';
+import { metricsPaths } from './metrics-path';
 import { envelope, ERROR_RESPONSE, RESPONSE_BY_GET, routeBounds, valueSchema, type Schema } from './schemas';
 
 const BASE = '/api/v1/device/{serial}';
@@ -192,7 +193,7 @@ export function openApiDocument(version: string): Schema {
     },
     servers: [{ url: '/' }],
     security: [{}, { bearer: [] }],
-    paths: { ...sitePaths(), ...routePaths() },
+    paths: { ...sitePaths(), ...metricsPaths(), ...routePaths() },
     components: components(),
   };
 }
