@@ -10,7 +10,7 @@ TSC := node_modules/.bin/tsc
 ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
 
-.PHONY: all sim test build gen check lint clean bench fuzz bench-xs bench-instr soak browser
+.PHONY: all sim test build gen check lint clean bench fuzz bench-xs bench-instr soak browser prometheus
 
 all: test
 
@@ -42,13 +42,18 @@ check: $(NPM_STAMP)
 lint: $(NPM_STAMP)
 	$(ESLINT) --max-warnings 0 .
 
-test: build check check-moddable browser lint
+test: build check check-moddable browser prometheus lint
 	$(MOCHA) --reporter dot --exit 'build/tests/**/*.test.js'
 
 # The browser tests (tests/browser.test.ts, tests/console-browser.test.ts) drive Debian's chromium
 # (installed here when missing) through playwright-core.
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+# The telemetry tests (tests/prometheus.test.ts) run Debian's prometheus and its promtool (installed
+# here when missing) on loopback.
+prometheus:
+	@command -v prometheus >/dev/null && command -v promtool >/dev/null || { apt-get update -qq && apt-get install -y -qq prometheus; }
 
 sim: build
 	node build/host-sim/main.js $(SIM_ARGS)
