@@ -77,7 +77,8 @@ soak: build
 	node tools/soak.mjs
 
 # Cost of the device-side request path inside the real XS engine (computrons, heap, bundle size),
-# then of one event-stream tick and of serving the console page (tools/bench-events-xs.mjs).
+# then of one event-stream tick, of serving the console page and of one GET /metrics scrape
+# (tools/bench-events-xs.mjs).
 bench-xs: build
 	node tools/bench-xs.mjs
 	node tools/bench-events-xs.mjs

@@ -33,7 +33,7 @@ function maxOf(p: RouteParam, hal: EntityHal, index: number): number {
 
 export class MetricsStream implements ResponseStream {
   private readonly devices: readonly ModuleHal[];
-  /** The family (METRIC_ROWS index); -1 before the first poll ends the previous one. */
+  /** The family (METRIC_ROWS index). */
   private row = 0;
   /** Has the present family been opened (HELP and TYPE sent, position set to its first series)? */
   private opened = false;
@@ -42,8 +42,10 @@ export class MetricsStream implements ResponseStream {
   /** The present series' path parameters, filled in place (an odometer over their ranges). */
   private readonly params: number[] = [];
   private paramDefs: readonly RouteParam[] = [];
-  /** `{serial="0x…",index="` of the present module, made when the module changes. */
-  private labels = '';
+  /** The present family's HAL on the present module (null: it cannot read it, or past the last module). */
+  private current: EntityHal | null = null;
+  /** `name{serial="0x…",index="` of the present family and module, made when the module changes. */
+  private prefix = '';
 
   constructor(devices: readonly ModuleHal[]) {
     this.devices = devices;
@@ -68,26 +70,28 @@ export class MetricsStream implements ResponseStream {
 
   /** One move: a family's head, one series ('' when its read fails), or '' while skipping. */
   private step(): string {
-    const r = METRIC_ROWS[this.row];
     if (!this.opened) return this.open();
-    if (this.device >= this.devices.length) {
+    const hal = this.current;
+    if (hal === null || this.index >= hal.count) {
+      if (this.device < this.devices.length) return this.nextDevice();
       this.row++;
       this.opened = false;
       return '';
     }
-    const hal = this.hal();
-    if (!hal || this.index >= hal.count) return this.nextDevice();
     const index = this.index;
-    if (!this.inRange(hal)) {
+    if (this.paramDefs.length && !this.inRange(hal)) {
       this.index++; // an instance without such a parameter (a module-decided bound of 0)
       this.firstParams();
       return '';
     }
+    const r = METRIC_ROWS[this.row];
     let line = '';
     try {
       const v = hal.get(index, r[1], this.params);
       const n = typeof v === 'boolean' ? (v ? 1 : 0) : v;
-      if (typeof n === 'number') line = r[2] + this.labels + index + '"' + this.paramLabels() + '} ' + (n * r[5] / r[6]) + '\n';
+      if (typeof n === 'number') {
+        line = this.prefix + index + (this.paramDefs.length ? '"' + this.paramLabels() + '} ' : '"} ') + (n * r[5] / r[6]) + '\n';
+      }
     } catch {
       // a read the module refuses now (busy, not ready): no sample for this series in this scrape
     }
@@ -111,12 +115,14 @@ export class MetricsStream implements ResponseStream {
     return '';
   }
 
-  /** On to the next module's first instance and first parameters. */
+  /** On to the next module (its HAL for this family, its first instance and parameters), or past the last. */
   private nextDevice(): string {
     this.device++;
     this.index = 0;
+    this.current = null;
     if (this.device < this.devices.length) {
-      this.labels = '{serial="' + serialText(this.devices[this.device].serialNumber) + '",index="';
+      this.current = this.hal();
+      this.prefix = METRIC_ROWS[this.row][2] + '{serial="' + serialText(this.devices[this.device].serialNumber) + '",index="';
       this.firstParams();
     }
     return '';
