@@ -3,6 +3,9 @@
 // the Host check and a token on reads apply, a scrape during a reset or a bulk capture is answered and
 // disturbs neither, and a scrape reads through the HAL only: no set, no action, nothing cleared.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { Api, type ApiOptions } from '../src/api/api';
 import { Connection } from '../src/http/connection';
 import { METRIC_ROWS } from '../src/api/metric-table';
@@ -11,6 +14,7 @@ import type { EntityHal } from '../hal/types';
 import { assertError, call, rawExchange, splitResponses } from './helpers';
 import { ask } from './access-helpers';
 import { NOW, parseExposition, scrape, scrapeRequest } from './metrics-helpers';
+import { OpenApiValidator } from './openapi-validator';
 
 const sim = (now: () => number = () => NOW): SimModule => createSimModule({ serialNumber: 0x1234abcd, now });
 const api = (options?: ApiOptions, m: SimModule = sim()): Api => new Api([m], options);
@@ -58,6 +62,20 @@ describe('GET /metrics: bad and unusual input', () => {
     assert.equal(o.status, 204);
     assert.equal(o.headers.allow, 'GET, HEAD, OPTIONS');
     assert.equal((await call(a, 'BREW', '/metrics')).status, 501);
+  });
+
+  it('the OpenAPI documents describe what is answered: the exposition, and the error envelopes', function () {
+    this.timeout(30_000);
+    const type = /^Content-Type: (.*)$/m.exec(scrape(api()).head)![1];
+    for (const file of ['openapi-sim.json.gz', 'openapi-device.json.gz']) {
+      const doc = JSON.parse(gunzipSync(fs.readFileSync(path.resolve(__dirname, '../../resources', file))).toString('utf8'));
+      assert.ok(doc.paths['/metrics'].get.responses[200].content[type], `${file}: 200 ${type}`);
+      if (file !== 'openapi-sim.json.gz') continue;
+      const v = new OpenApiValidator(doc);
+      assert.equal(v.check('GET', '/metrics', 200, undefined), '');
+      assert.equal(v.check('GET', '/metrics', 401, ask(api({ token: 't', tokenReads: true }), { target: '/metrics' }).json), '');
+      assert.equal(v.check('GET', '/metrics', 403, ask(api(), { target: '/metrics', host: 'evil.example' }).json), '');
+    }
   });
 
   it('only /metrics itself: a trailing slash, a segment more or another case is 404', async () => {
