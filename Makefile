@@ -9,8 +9,9 @@ MOCHA := node_modules/.bin/mocha
 TSC := node_modules/.bin/tsc
 ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
+HOST_ARGS ?=
 
-.PHONY: all sim test build gen check lint clean bench fuzz bench-xs bench-instr soak browser prometheus
+.PHONY: all sim host-server test build gen check lint clean bench bench-host-server fuzz bench-xs bench-instr soak browser prometheus
 
 all: test
 
@@ -58,12 +59,24 @@ prometheus:
 sim: build
 	node build/host-sim/main.js $(SIM_ARGS)
 
+# The host server: one endpoint (port 9005) for every module found by DNS-SD or named with
+# --module http://ADDR[:PORT] (docs/lab.md). Beside a simulator, give one of them another port:
+#   make host-server HOST_ARGS="--port 9006 --module http://127.0.0.1:9005"
+host-server: build
+	node build/host-server/main.js $(HOST_ARGS)
+
 
 # HTTP load benchmark with wrk (Debian package, installed here when missing) against the
 # simulator and two baselines the script starts itself. See README.md §Performance.
 bench: build
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/bench.mjs
+
+# What the host server adds in front of 8 simulated modules: latency p50/p99 against direct, and
+# throughput through it against the sum of direct (wrk, installed when missing). docs/lab.md.
+bench-host-server: build
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+	node tools/bench-host-server.mjs
 
 # Machine instructions per request of the simulator's request path (valgrind's callgrind, Debian
 # package, installed here when missing): a count that does not move with the machine's load.

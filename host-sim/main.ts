@@ -1,13 +1,14 @@
 // `make sim`: the desktop simulator. Serves the API for simulated modules on 127.0.0.1:9005.
 //   node build/host-sim/main.js [--port 9005] [--host 127.0.0.1] [--serial 0x1234ABCD] [--profile NAME]...
 //     [--devices N] [--state-file PATH | --no-state] [--cors ORIGIN,...] [--allow-host NAME]...
-//     [--token TOKEN [--token-reads]] [--max-connections 256]
+//     [--token TOKEN [--token-reads]] [--max-connections 256] [--announce]
 // Options are parsed in options.ts, modules and their saved state built in devices.ts.
 
 import { startServer } from './server';
 import { buildDevices } from './devices';
 import { parseOptions, UsageError, USAGE, type SimConfig } from './options';
 import { serialText } from '../src/api/serial';
+import { announce, type Announcer } from './announce';
 
 function fail(message: string): never {
   console.error(`error: ${message}\n${USAGE}`);
@@ -46,10 +47,15 @@ async function main(): Promise<void> {
   console.log(`access: ${a.token ? `token required for writes${a.tokenReads ? ' and reads' : ''}` : 'no token'}; ` +
     `CORS origins: ${a.cors?.length ? a.cors.join(', ') : 'none'}; extra hosts: ${a.allowHosts?.length ? a.allowHosts.join(', ') : 'none'}`);
   console.log(`web console: ${base}/`);
+  let announcer: Announcer | null = null;
+  if (config.announce) {
+    announcer = await announce(built.map((d) => d.module), running.port, !!a.token, (line) => console.error(line));
+    if (announcer.names.length) console.log(`announced (DNS-SD): ${announcer.names.map((n) => n + '.local').join(', ')}`);
+  }
   const first = serialText(built[0].module.serialNumber);
   console.log(`try: curl ${base}/api/v1/device/${built.length === 1 ? '' : first + '/'}system/0/serialnumber`);
   const stop = (): void => {
-    void running.close().then(() => process.exit(0));
+    void Promise.all([running.close(), announcer?.close()]).then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -30,6 +30,9 @@ export const USAGE = `usage: node build/host-sim/main.js [options]
   --token TOKEN         require 'Authorization: Bearer TOKEN' for PUTs and actions
   --token-reads         require the token for reads (GET, HEAD) too
   --max-connections N   connections served at once (default 256)
+  --announce            announce every module by multicast DNS / DNS-SD ({hostname}.local,
+                        _http._tcp and _brainstem._tcp); off by default, since the simulator
+                        listens on 127.0.0.1, which no other machine can reach (see --host)
   --help                this text`;
 
 export class UsageError extends Error {}
@@ -52,6 +55,8 @@ export interface SimConfig {
   maxConnections: number;
   devices: DevicePlan[];
   state: StatePlan;
+  /** Announce the modules by DNS-SD (host-sim/announce.ts). */
+  announce: boolean;
 }
 
 /** Where per-user settings live: $XDG_CONFIG_HOME (if absolute), else ~/.config (%APPDATA% on Windows). */
@@ -94,6 +99,7 @@ const FLAGS = {
   token: { type: 'string' },
   'token-reads': { type: 'boolean' },
   'max-connections': { type: 'string' },
+  announce: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -114,6 +120,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     maxConnections: intOption(values['max-connections'], 'max-connections', 256, 1, 100000),
     devices: deviceList(values),
     state: statePlan(values, env),
+    announce: values.announce === true,
   };
 }
 

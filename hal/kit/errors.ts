@@ -29,6 +29,7 @@ export const aErrTimeout = 18;
 export const aErrVersion = 20;
 export const aErrUnimplemented = 21;
 export const aErrDuplicate = 22;
+export const aErrConnection = 25;
 export const aErrIndexRange = 26;
 export const aErrShortCommand = 27;
 export const aErrInvalidEntity = 28;
@@ -65,6 +66,7 @@ export function statusOf(code: number): number {
     case aErrUnimplemented: return 501;
     case aErrBusy: case aErrNotReady: case aErrResource: case aErrMemory: return 503;
     case aErrTimeout: return 504;
+    case aErrConnection: return 502;
     default: return 500;
   }
 }

@@ -71,7 +71,7 @@ function sameHostname(host: string, end: number, bytes: Uint8Array): boolean {
   return true;
 }
 
-function hostnameOf(d: ModuleHal): Uint8Array | null {
+export function hostnameOf(d: ModuleHal): Uint8Array | null {
   const ethernet = d.entities.ethernet;
   if (!ethernet || !ethernet.supports('hostname')) return null;
   try {

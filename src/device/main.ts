@@ -15,6 +15,7 @@ import Time from 'time';
 import { accessFromConfig, ACCESS_DOMAIN } from '../api/access-config';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
+import { Announcer } from './announce';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -30,6 +31,8 @@ function configNumber(v: unknown): number {
 }
 
 let server: DeviceServer | null = null;
+// {hostname}.local and the REST port by DNS-SD, announced again when a reset changed either.
+const announcer = new Announcer();
 
 const device = createDeviceModule({
   board: board(),
@@ -44,7 +47,7 @@ const device = createDeviceModule({
   serial: configNumber(config.serial),
   httpPort: http.port ?? 80,
   onReset: (restart) => {
-    if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); });
+    if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); announcer.start(device, server!.port, access.token !== ''); });
     else restart();
   },
 });
@@ -63,6 +66,7 @@ server = new DeviceServer(api, {
   idleTimeoutMs: http.idleTimeoutMs,
 });
 trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(16)}\n`);
+announcer.start(device, server.port, access.token !== '');
 
 /**
  * After a soft reset (a platform with no chip restart, such as lin) the saved REST port may have

@@ -19,6 +19,7 @@ const FAKES: Record<string, string> = {
   'mc/config': './config',
   'hal/device/platform': './platform',
   'Resource': './resource',
+  'mdns': './mdns',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;

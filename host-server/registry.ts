@@ -1,0 +1,86 @@
+// Every module the host server knows, by origin: those named on the command line and those found by
+// DNS-SD. Answers which link serves a serial (none, one, or a duplicate), the device list of
+// GET /api/v1/device and the Prometheus HTTP service-discovery list of GET /api/v1/targets.
+
+import { ModuleLink, PROBE_INTERVAL_MS, type ModuleEntry } from './link';
+import { serialText } from '../src/api/serial';
+
+export interface Found {
+  link: ModuleLink;
+  entry: ModuleEntry;
+}
+
+export class Registry {
+  private readonly links = new Map<string, ModuleLink>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly moduleConnections: number, private readonly queue: number) {
+    this.timer = setInterval(() => this.probeAll(), PROBE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** The link to `origin` (http://addr:port), made and probed at once when new. */
+  add(origin: string, hint?: ModuleEntry): ModuleLink {
+    let link = this.links.get(origin);
+    if (!link) {
+      link = new ModuleLink(origin, this.moduleConnections, this.queue);
+      this.links.set(origin, link);
+      void link.probe();
+    }
+    if (hint) link.hint = hint;
+    return link;
+  }
+
+  all(): ModuleLink[] {
+    return [...this.links.values()];
+  }
+
+  /** Every listed module: what each link last answered, or what its announcement claimed. */
+  private rows(): Found[] {
+    const out: Found[] = [];
+    for (const link of this.links.values()) {
+      const entries = link.entries.length ? link.entries : link.hint ? [link.hint] : [];
+      for (const entry of entries) out.push({ link, entry });
+    }
+    return out;
+  }
+
+  /** The modules answering for `serial`, online ones first. */
+  find(serial: number): Found[] {
+    return this.rows().filter((r) => r.entry.serial === serial).sort((a, b) => Number(b.link.online) - Number(a.link.online));
+  }
+
+  /** The only module, when exactly one is known (a path may then leave the serial out). */
+  only(): Found | null {
+    const rows = this.rows();
+    return rows.length === 1 ? rows[0] : null;
+  }
+
+  count(): number {
+    return this.rows().length;
+  }
+
+  /** The `response` of GET /api/v1/device. */
+  listing(): string {
+    return JSON.stringify(this.rows().map(({ link, entry }) => ({
+      serialNumber: serialText(entry.serial), model: entry.model, module: entry.module, address: link.address,
+      online: link.online, lastSeen: link.lastSeen ? new Date(link.lastSeen).toISOString() : null,
+    })));
+  }
+
+  /** GET /api/v1/targets: one target group per online module (Prometheus http_sd_config). */
+  targets(): string {
+    return JSON.stringify(this.rows().filter((r) => r.link.online).map(({ link, entry }) => ({
+      targets: [link.address], labels: { serial: serialText(entry.serial), model: entry.model === null ? '' : String(entry.model) },
+    })));
+  }
+
+  probeAll(): void {
+    for (const link of this.links.values()) void link.probe();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all(this.all().map((l) => l.close()));
+  }
+}
