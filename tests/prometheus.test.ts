@@ -1,7 +1,8 @@
 // GET /metrics against the real thing: Debian's promtool finds no problem in the exposition of any
 // simulator profile, and a real Prometheus (on loopback, its own configuration and a temporary data
-// folder, scraping every second) records what REST reads: a rail set to 5 V is 5 in PromQL where REST
-// says 5000000 µV, and a module that goes down shows up == 0. `make test` installs the prometheus
+// folder, scraping every second) finds the modules through the host server's GET /api/v1/targets (HTTP
+// service discovery), scrapes each directly and records what REST reads: a rail set to 5 V is 5 in
+// PromQL where REST says 5000000 µV, and a module that goes down shows up == 0. `make test` installs the prometheus
 // package (promtool ships with it) when it is missing.
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -12,7 +13,8 @@ import * as path from 'node:path';
 import { Api } from '../src/api/api';
 import { createSimModule, PROFILES } from '../hal/sim/index';
 import { scrape } from './metrics-helpers';
-import { get, put, startSim, type SimProcess } from './sim-helpers';
+import { get, put } from './sim-helpers';
+import { startHost, startSimAt, type Proc } from './host-helpers';
 
 const SERIAL_A = '0x0000A001';
 const SERIAL_B = '0x0000B002';
@@ -67,9 +69,10 @@ describe('promtool check metrics', () => {
   });
 });
 
-describe('a real Prometheus scraping simulators', function () {
+describe('a real Prometheus finding simulators through the host server', function () {
   this.timeout(60_000);
-  const sims: SimProcess[] = [];
+  const sims: Proc[] = [];
+  let host: Proc | null = null;
   let prom: ChildProcess | null = null;
   let promPort = 0;
   let dir = '';
@@ -77,13 +80,14 @@ describe('a real Prometheus scraping simulators', function () {
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prometheus-test-'));
-    sims.push(await startSim(['--no-state', '--serial', SERIAL_A, '--profile', 'mtm-pm-1']));
-    sims.push(await startSim(['--no-state', '--serial', SERIAL_B, '--profile', 'usbstem']));
+    sims.push(await startSimAt(SERIAL_A, ['--profile', 'mtm-pm-1']));
+    sims.push(await startSimAt(SERIAL_B, ['--profile', 'usbstem']));
+    host = await startHost(sims.flatMap((s) => ['--module', `http://127.0.0.1:${s.port}`]));
     promPort = await freePort();
-    const targets = sims.map((s) => `'127.0.0.1:${s.port}'`).join(', ');
     fs.writeFileSync(path.join(dir, 'prometheus.yml'), [
       'global:', '  scrape_interval: 1s', '  scrape_timeout: 900ms',
-      'scrape_configs:', '  - job_name: brainstem', '    static_configs:', `      - targets: [${targets}]`, '',
+      'scrape_configs:', '  - job_name: brainstem', '    honor_labels: true', '    http_sd_configs:',
+      `      - url: http://127.0.0.1:${host.port}/api/v1/targets`, '        refresh_interval: 1s', '',
     ].join('\n'));
     prom = spawn('prometheus', [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -97,7 +101,8 @@ describe('a real Prometheus scraping simulators', function () {
       prom.kill('SIGTERM');
       await exited;
     }
-    for (const s of sims) if (s.child.exitCode === null) await s.stop();
+    for (const s of sims) await s.stop();
+    if (host) await host.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -115,7 +120,8 @@ describe('a real Prometheus scraping simulators', function () {
     assert.ok(Math.abs(volts * 1e6 - rest) < 1000, `PromQL ${volts} V, REST ${rest} µV`);
     const [[labels]] = await query(promPort, promql);
     assert.equal(labels.job, 'brainstem');
-    assert.equal(labels.instance, `127.0.0.1:${sims[0].port}`);
+    assert.equal(labels.instance, `127.0.0.1:${sims[0].port}`, 'scraped from the module itself');
+    assert.equal(labels.model, '14', 'the discovered target\'s label (MTM-PM-1)');
   });
 
   it('every module is recorded under its own serial, and one that goes down shows up == 0', async () => {
@@ -126,12 +132,13 @@ describe('a real Prometheus scraping simulators', function () {
     assert.deepEqual(serials, [SERIAL_A, SERIAL_B]);
     await sims[1].stop();
     const down = `127.0.0.1:${sims[1].port}`;
+    // Once the host server lists it no more, Prometheus stops scraping it: the 0 stays in its history.
     await until('up == 0 for the stopped module', 15_000, async () => {
-      const r = await query(promPort, 'up == 0');
+      const r = await query(promPort, `min_over_time(up{serial="${SERIAL_B}"}[1m]) == 0`);
       return r.some(([l]) => l.instance === down) ? true : undefined;
     });
-    const up = await query(promPort, 'up');
-    assert.deepEqual(up.map(([l, v]) => [l.instance, v]).sort(), [[`127.0.0.1:${sims[0].port}`, 1], [down, 0]].sort());
+    const up = await query(promPort, `up{serial="${SERIAL_A}"}`);
+    assert.deepEqual(up.map(([l, v]) => [l.instance, v]), [[`127.0.0.1:${sims[0].port}`, 1]]);
     assert.equal(promLog.includes('level=error'), false, promLog);
   });
 });
