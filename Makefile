@@ -11,7 +11,7 @@ ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
 HOST_ARGS ?=
 
-.PHONY: all help sim host-server test build gen check lint clean bench bench-host-server fuzz bench-xs bench-instr soak browser examples-deps
+.PHONY: all help sim host-server test build gen check lint clean bench bench-host-server fuzz bench-xs bench-instr soak browser examples-deps prometheus
 
 all: test
 
@@ -55,7 +55,7 @@ check: $(NPM_STAMP) ## type-check the device-side code with no Node types
 lint: $(NPM_STAMP) ## ESLint: recommended rules, 300 lines a file, 60 a function
 	$(ESLINT) --max-warnings 0 .
 
-test: build check check-moddable browser examples-deps lint ## run every test (Node, XS, Chromium), installing what is needed
+test: build check check-moddable browser examples-deps prometheus lint ## run every test (Node, XS, Chromium, Prometheus), installing what is needed
 	$(MOCHA) --reporter dot --exit 'build/tests/**/*.test.js'
 
 # The client examples (examples/, run by tests/examples.test.ts) need curl and Python's requests
@@ -68,6 +68,11 @@ examples-deps: ## install curl and python3-requests when missing (for the client
 # (installed here when missing) through playwright-core.
 browser: ## install Debian's chromium when missing (for the browser tests)
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+# The telemetry tests (tests/prometheus.test.ts) run Debian's prometheus and its promtool (installed
+# here when missing) on loopback.
+prometheus: ## install Debian's prometheus and promtool when missing (for the telemetry tests)
+	@command -v prometheus >/dev/null && command -v promtool >/dev/null || { apt-get update -qq && apt-get install -y -qq prometheus; }
 
 sim: build ## start the simulator on http://127.0.0.1:9005 (options: SIM_ARGS="...")
 	@node build/host-sim/main.js $(SIM_ARGS)
@@ -103,8 +108,9 @@ soak: build ## memory of the simulator over 1,000,000 requests
 	node tools/soak.mjs
 
 # Cost of the device-side request path inside the real XS engine (computrons, heap, bundle size),
-# then of one event-stream tick and of serving the console page (tools/bench-events-xs.mjs), then the
-# Moddable SDK's own http Server beside it when $MODDABLE names an SDK checkout (tools/bench-xs-anchor.mjs).
+# then of one event-stream tick, of serving the console page and of one GET /metrics scrape
+# (tools/bench-events-xs.mjs), then the Moddable SDK's own http Server beside it when $MODDABLE names
+# an SDK checkout (tools/bench-xs-anchor.mjs).
 bench-xs: build ## cost of the request path under the real XS engine (and the SDK's http Server, with MODDABLE)
 	node tools/bench-xs.mjs
 	node tools/bench-events-xs.mjs

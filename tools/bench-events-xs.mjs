@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // make bench-xs (second part): what one event-stream tick and one console page cost under XS
 // (@agoric/xsnap's xsnap-worker), on the device-side code with the simulated HAL (tests/xs/xs-events.ts).
-// Per case: computrons (meter `compute`) and heap-slot growth (currentHeapCount) per call, medians; then
+// GET /metrics (a whole scrape). Per case: computrons (meter `compute`) and heap-slot growth (currentHeapCount) per call, medians; then
 // the live heap after 10,000 ticks against after 100 (a stream must not grow).
 //
 //   node tools/bench-events-xs.mjs [--samples N]
@@ -59,6 +59,14 @@ async function main() {
     console.log(`event stream and console page under XS (xsnap-worker), ${SAMPLES} samples, medians`);
     const idle0 = await measure(worker, 'page', 20);
     console.log(`GET / (console page, gzip): ${idle0.compute} computrons, ${idle0.slots} slots, ${idle0.bytes} bytes written`);
+    for (const [verb, what] of [['metrics', 'the simulated HAL'], ['metrics const', 'HAL reads answering a constant: the exposition alone']]) {
+      await worker.command(cmd(verb));
+      const text = Buffer.from((await worker.command(cmd('last'))).reply).toString('latin1');
+      const series = text.split('\n').filter((l) => l.startsWith('brainstem_')).length;
+      const scrape = await measure(worker, verb, 20);
+      console.log(`GET /metrics (everything profile, ${series} series; ${what}): ${scrape.compute} computrons ` +
+        `(${Math.round(scrape.compute / series)} a series), ${scrape.slots} slots allocated, ${scrape.bytes} bytes written`);
+    }
     for (const live of ['0', '1']) {
       await worker.command(cmd('live ' + live));
       console.log(live === '1' ? 'simulated time passing (the simulated HAL runs its physics on each read):' : 'module clock still (the stream and the HAL reads alone):');

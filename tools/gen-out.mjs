@@ -28,6 +28,7 @@ export function writeOut(rel, data, argv = process.argv) {
 /** Every file the generators write, repository-relative (the regeneration test compares each). */
 export const GENERATED = Object.freeze([
   'src/api/route/route-table.ts',
+  'src/api/resources/metric-table.ts',
   'hal/entity-ops.ts',
   'hal/entity-values.ts',
   'src/web/console-page.ts',

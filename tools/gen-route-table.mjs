@@ -1,10 +1,13 @@
-// Regenerates, from spec/operations.tsv (the contract's route table): src/api/route/route-table.ts (the rows
-// the server uses), hal/entity-ops.ts and hal/entity-values.ts (the types a HAL is written against).
+// Regenerates, from spec/operations.tsv (the contract's route table): src/api/route/route-table.ts (the
+// rows the server uses), src/api/resources/metric-table.ts (the series of GET /metrics:
+// tools/gen-metric-table.mjs), hal/entity-ops.ts and hal/entity-values.ts (the types a HAL is written
+// against).
 // Run by make gen; `--out DIR` writes them under DIR instead, `--spec FILE` reads another table
 // (tests/generated.test.ts uses both).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { entityOpsSource, entityValuesSource } from './gen-entity-types.mjs';
+import { metricTableSource } from './gen-metric-table.mjs';
 import { ROOT, writeOut } from './gen-out.mjs';
 
 const SPEC = 'spec/operations.tsv';
@@ -41,8 +44,10 @@ ${body},
 }
 
 const specAt = process.argv.indexOf('--spec');
-const rows = specRows(readFileSync(specAt >= 0 ? process.argv[specAt + 1] : path.join(ROOT, SPEC), 'utf8'));
+const specText = readFileSync(specAt >= 0 ? process.argv[specAt + 1] : path.join(ROOT, SPEC), 'utf8');
+const rows = specRows(specText);
 writeOut('src/api/route/route-table.ts', routeTableSource(rows));
+writeOut('src/api/resources/metric-table.ts', metricTableSource(specText));
 writeOut('hal/entity-ops.ts', entityOpsSource(rows));
 writeOut('hal/entity-values.ts', entityValuesSource(rows));
-console.log(`gen-route-table: ${rows.length} routes -> src/api/route/route-table.ts, hal/entity-ops.ts, hal/entity-values.ts`);
+console.log(`gen-route-table: ${rows.length} routes -> src/api/route/route-table.ts, src/api/resources/metric-table.ts, hal/entity-ops.ts, hal/entity-values.ts`);

@@ -11,7 +11,8 @@ import { checkParams } from './route/params';
 import { notAllowed, pick, SERVER_ALLOW, unknownMethod } from './route/methods';
 import { parseJson } from './values/request-body';
 import { invoke } from './invoke';
-import { answerListing, answerSite, preflight } from './resources/listing';
+import { answerListing, answerMetrics, answerSite, preflight } from './resources/listing';
+import { METRICS_PATH } from './resources/metrics';
 import { isSitePath, type OpenApiSource } from './access/site';
 import { envelope, errorResponse, TimestampClock } from './values/envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
@@ -22,7 +23,7 @@ import { AnswerHeaders } from './answer-headers';
 import { EventStreams, isEventsPath } from './resources/events';
 import { serveConsole } from '../web/console';
 
-/** Access control (allowed hosts, CORS origins, token: src/api/access/access.ts) and the codec. */
+/** Access control (allowed hosts, CORS origins, token: src/api/access/access/access/access.ts) and the codec. */
 export interface ApiOptions extends AccessOptions {
   /** UTF-8 codec for bodies and names; default the engine's own. */
   codec?: TextCodec;
@@ -101,6 +102,7 @@ export class Api implements RequestHandler {
     if (isSitePath(path)) {
       return answerSite(req, path, parameters, this.openapi, this.clock.format(this.now()), this.access, res);
     }
+    if (path === METRICS_PATH) return answerMetrics(req, path, this.devices, this.access, res);
     // The web console at / and event streams at .../events (src/web, src/api/resources/events.ts).
     if (path === '/') {
       serveConsole(req, res, this.gunzip, this.consoleGzip);

@@ -5,6 +5,7 @@
 import { allRoutes, type Route, type RouteParam } from '../api/route/routes';
 import { addExamples, bodyExample } from './examples';
 import { EVENT_DATA, eventPaths } from './events';
+import { metricsPaths } from './metrics-path';
 import { envelope, ERROR_RESPONSE, RESPONSE_BY_GET, routeBounds, valueSchema, type Schema } from './schemas';
 
 const BASE = '/api/v1/device/{serial}';
@@ -197,7 +198,7 @@ export function openApiDocument(version: string): Schema {
     },
     servers: [{ url: '/' }],
     security: [{}, { bearer: [] }],
-    paths: { ...sitePaths(), ...eventPaths(errorResponses()), ...routePaths() },
+    paths: { ...sitePaths(), ...eventPaths(errorResponses()), ...metricsPaths(), ...routePaths() },
     components: components(),
   };
 }

@@ -5,6 +5,8 @@
 //   tick <ms>     the clock moves on <ms>, then the server timer's call (Connection.checkTimeout)
 //   live <0|1>    whether the module's simulated time moves with it (its physics run on every read)
 //   page          GET / on a new Connection (gzip)
+//   metrics       GET /metrics on a new Connection (every piece at once: the transport always has room)
+//   metrics const the same over the module's entities with reads that answer a constant (the exposition's own cost)
 //   gzip <bytes>  the console page's gzip bytes (resources/console.html.gz, sent by the host as a module's
 //                 firmware maps its resource); before any other command, as the Api is made with them
 //   close         the stream's client goes
@@ -13,6 +15,7 @@
 import { Connection, type Transport } from '../../src/http/connection';
 import { Api } from '../../src/api/api';
 import { createSimModule } from '../../hal/sim/index';
+import type { EntityHal, ModuleHal } from '../../hal/types';
 
 let t = 1735787045678;
 const now = (): number => t;
@@ -32,6 +35,20 @@ let api: Api | undefined;
 let page: Uint8Array | undefined;
 let stream: Connection | undefined;
 
+let constApi: Api | undefined;
+let module: ModuleHal | undefined;
+
+/** The module's entities with the same counts and capabilities, every read answering 1. */
+function constantReads(_api: Api): ModuleHal {
+  const entities: { [name: string]: EntityHal } = {};
+  const real = module!.entities as { [name: string]: EntityHal };
+  for (const name in real) {
+    const hal = real[name];
+    entities[name] = { count: hal.count, supports: (op) => hal.supports(op), limit: (i, p) => hal.limit(i, p), get: () => 1, set: () => undefined, run: () => undefined } as EntityHal;
+  }
+  return { serialNumber: module!.serialNumber, entities, now: moduleNow, afterResponse: () => undefined };
+}
+
 function bytesOf(text: string): Uint8Array {
   const out = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
@@ -39,7 +56,8 @@ function bytesOf(text: string): Uint8Array {
 }
 
 function run(command: string): number {
-  api ??= new Api([createSimModule({ serialNumber: 0x1234abcd, now: moduleNow })], { consoleGzip: page });
+  module ??= createSimModule({ serialNumber: 0x1234abcd, now: moduleNow });
+  api ??= new Api([module], { consoleGzip: page });
   written = 0;
   const space = command.indexOf(' ');
   const verb = space < 0 ? command : command.slice(0, space);
@@ -56,6 +74,9 @@ function run(command: string): number {
     live = arg === '1';
   } else if (verb === 'page') {
     new Connection(api, transport, { now }).receive(bytesOf('GET / HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n'));
+  } else if (verb === 'metrics') {
+    if (arg === 'const') constApi ??= new Api([constantReads(api)]);
+    new Connection(arg === 'const' ? constApi! : api, transport, { now }).receive(bytesOf('GET /metrics HTTP/1.1\r\nHost: 192.168.1.50\r\n\r\n'));
   } else if (verb === 'close') {
     stream!.end();
     stream = undefined;

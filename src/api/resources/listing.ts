@@ -1,11 +1,13 @@
-// The API's answers that name no operation (docs/api.md §What a module has and accepts): GET /api/v1 (links),
-// GET /api/v1/openapi.json, GET /api/v1/device (the devices) and GET /api/v1/device/{serial} (what
-// one module has, streamed). Each answers OPTIONS itself and returns a 405 or 404 as a value.
+// The API's answers that name no operation (docs/api.md §What a module has and accepts): GET /api/v1
+// (links), GET /api/v1/openapi.json, GET /api/v1/device (the devices), GET /api/v1/device/{serial} (what
+// one module has, streamed) and GET /metrics (the modules' measurements, streamed). Each answers OPTIONS
+// itself and returns a 405 or 404 as a value.
 
 import { ApiError, aErrNotFound } from '../../../hal/kit/errors';
 import { notAllowed, READ_ALLOW } from '../route/methods';
 import { ADDRESS_DEVICES } from '../route/parse-path';
 import { DescriptionStream, identity } from './describe';
+import { METRICS_CONTENT_TYPE, MetricsStream } from './metrics';
 import { answerOpenApi, INDEX_RESPONSE, OPENAPI_PATH, type OpenApiSource } from '../access/site';
 import { envelope, type TimestampClock } from '../values/envelope';
 import type { Target } from '../route/resolve';
@@ -64,6 +66,19 @@ export function answerListing(req: HttpRequest, t: Target, path: string, devices
   // The envelope of an empty response, cut before its closing brace, is the stream's head.
   const head = envelope(timestamp, path, '{}', '');
   res.stream = new DescriptionStream(t.device!, head.slice(0, -1), '}');
+  res.streamEnds = true;
+  return null;
+}
+
+/** GET /metrics: every module's measurements, streamed (src/api/resources/metrics.ts); a read, as access control sees it. */
+export function answerMetrics(req: HttpRequest, path: string, devices: readonly ModuleHal[], access: AccessControl,
+  res: HttpResponse): ApiError | null {
+  if (req.method === 'OPTIONS') return preflight(req, READ_ALLOW, access, res);
+  const miss = readOnly(req.method, path, res);
+  if (miss) return miss;
+  access.authorize(req, false, res);
+  res.contentType = METRICS_CONTENT_TYPE;
+  res.stream = new MetricsStream(devices);
   res.streamEnds = true;
   return null;
 }
