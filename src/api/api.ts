@@ -23,7 +23,7 @@ import { AnswerHeaders } from './answer-headers';
 import { EventStreams, isEventsPath } from './resources/events';
 import { serveConsole } from '../web/console';
 
-/** Access control (allowed hosts, CORS origins, token: src/api/access/access/access/access.ts) and the codec. */
+/** Access control (allowed hosts, CORS origins, token: src/api/access/access.ts) and the codec. */
 export interface ApiOptions extends AccessOptions {
   /** UTF-8 codec for bodies and names; default the engine's own. */
   codec?: TextCodec;
