@@ -1,4 +1,4 @@
-// Finding modules by DNS-SD (DECISIONS §Discovery): browse `_brainstem._tcp` with bonjour-service and
+// Finding modules by DNS-SD (docs/lab.md): browse `_brainstem._tcp` with bonjour-service and
 // hand each announced address to the registry. An announcement is only a lead: what a module is
 // (its serial, model) is what it answers at GET /api/v1/device, never what its TXT claims.
 

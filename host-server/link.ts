@@ -7,7 +7,7 @@ import { Pool, errors } from 'undici';
 import type { Readable } from 'node:stream';
 import { aErrConnection, aErrResource, aErrTimeout } from '../hal/kit/errors';
 
-/** A module that does not answer within this long: 504 (DECISIONS §Host server). */
+/** A module that does not answer within this long: 504 (docs/lab.md). */
 export const ANSWER_TIMEOUT_MS = 5000;
 /** Larger than any legitimate finite answer (a full device description is tens of KiB): 502. */
 export const ANSWER_MAX = 1 << 20;

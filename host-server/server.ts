@@ -1,5 +1,5 @@
-// The host server's HTTP front (node:http): one endpoint for every module of a lab (DECISIONS
-// §Host server). It answers GET /api/v1/device (the modules it knows), GET /api/v1/targets (for
+// The host server's HTTP front (node:http): one endpoint for every module of a lab (docs/lab.md).
+// It answers GET /api/v1/device (the modules it knows), GET /api/v1/targets (for
 // Prometheus) and GET /api/v1 itself, and forwards /api/v1/{device|brainstem}/{serial}/... to the
 // module. Access control is the modules' own (src/api/access/access.ts) and runs before anything else.
 

@@ -1,5 +1,5 @@
 // `--announce`: the simulator announces each module it serves by multicast DNS / DNS-SD, as a module
-// does (DECISIONS.md §Discovery): {hostname}.local, _http._tcp and _brainstem._tcp on the simulator's
+// does (docs/lab.md): {hostname}.local, _http._tcp and _brainstem._tcp on the simulator's
 // port, the TXT record of src/api/announcement.ts. A name already answered for on the network is
 // probed first (RFC 6762 §8.1: three queries 250 ms apart) and the module takes -2, -3… instead.
 // Off by default: the simulator listens on 127.0.0.1, which no other machine can reach.

@@ -1,6 +1,6 @@
 // ethernet/0/hostname is one DNS label (RFC 1123) on the simulator and on the device HAL, and a path
 // segment where an index stands that is not one (`-1`, `01`, `x`) is 404 aErrIndexRange naming it
-// (DECISIONS.md §Addresses, §Limits as a client reads them).
+// (docs/api.md §Addresses, docs/limits.md).
 import { strict as assert } from 'node:assert';
 import { Api } from '../src/api/api';
 import { createSimModule } from '../hal/sim/index';

@@ -17,7 +17,7 @@ describe('lab discovery by multicast DNS (network namespace)', function () {
     assert.equal(r.status, 0, `the namespace run failed (this test needs root for unshare -n): ${r.stderr}`);
     const seen = JSON.parse(r.stdout.trim().split('\n').pop()!);
     assert.equal(seen.announcedA, 'brainstem-f0000001.local');
-    // Both services, on the simulator's port, with the TXT record of DECISIONS §Discovery.
+    // Both services, on the simulator's port, with the TXT record of docs/lab.md.
     for (const type of ['brainstem', 'http']) {
       const s = seen.seen[type];
       assert.ok(s, `_${type}._tcp of brainstem-f0000001 seen`);

@@ -1,4 +1,4 @@
-// GET /metrics under bad or unusual input (DECISIONS.md §Requests, §Access control): a query string is
+// GET /metrics under bad or unusual input (docs/api.md §Requests and value forms, docs/security.md): a query string is
 // ignored, HEAD sends the head alone, other methods are 405, a cross-site page may read (harmlessly),
 // the Host check and a token on reads apply, a scrape during a reset or a bulk capture is answered and
 // disturbs neither, and a scrape reads through the HAL only: no set, no action, nothing cleared.

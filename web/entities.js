@@ -48,7 +48,7 @@ async function load(serial) {
   if (analog) $('capChan').max = analog.count - 1;
 }
 
-// operations: the object of DECISIONS §Self-description, or (older servers) a list of names.
+// operations: the object of docs/api.md §What a module has and accepts, or (older servers) a list of names.
 function ops(entity) {
   const o = entity.operations;
   if (!Array.isArray(o)) return o;

@@ -1,6 +1,6 @@
 // A host name as the module announces it (DHCP, multicast DNS): one DNS label (RFC 1123 §2.1): 1 to 63
-// letters, digits and hyphens, neither first nor last a hyphen (DECISIONS.md §Limits as a client reads
-// them). Shared by both HALs' ethernet/hostname.
+// letters, digits and hyphens, neither first nor last a hyphen (docs/limits.md).
+// Shared by both HALs' ethernet/hostname.
 
 import { ApiError, aErrParam } from './errors';
 

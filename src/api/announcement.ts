@@ -1,4 +1,4 @@
-// What a module announces by multicast DNS / DNS-SD (DECISIONS.md §Discovery), shared by the
+// What a module announces by multicast DNS / DNS-SD (docs/lab.md), shared by the
 // simulator (host-sim/announce.ts) and the module (src/device/announce.ts): its host name
 // ({hostname}.local, from ethernet/0/hostname, else brainstem-{serial in 8 lowercase hex digits}),
 // the two service types, and the TXT record. Nothing secret: `auth` says only whether a token is set.

@@ -1,5 +1,5 @@
 // The module announces itself by multicast DNS / DNS-SD with Moddable's own mdns module
-// (DECISIONS.md §Discovery): it claims {hostname}.local by probing (a name someone else answers for
+// (docs/lab.md): it claims {hostname}.local by probing (a name someone else answers for
 // becomes name-2, name-3…: the mdns module's own renaming), then adds _http._tcp and _brainstem._tcp on
 // the REST port with the TXT record of src/api/announcement.ts. After a reset that changed the saved
 // hostname or REST port, start() announces again under the new ones.

@@ -1,4 +1,4 @@
-// GET /metrics (DECISIONS.md §Telemetry, docs/telemetry.md): the Prometheus text exposition format
+// GET /metrics (docs/telemetry.md): the Prometheus text exposition format
 // 0.0.4, one series per measurement of every module this server reaches. Which operations are
 // measurements, their names, types and scales come from METRIC_ROWS (generated from the route table).
 // Like the device description, the text is made as it is sent: a MetricsStream the HTTP core polls

@@ -1,5 +1,5 @@
-// The integer bounds of a settable operation as a client reads them (DECISIONS.md §Limits as a client
-// reads them): the type, the range column and the module's own limits (OpLimits) together. The
+// The integer bounds of a settable operation as a client reads them (docs/limits.md): the type, the
+// range column and the module's own limits (OpLimits) together. The
 // description publishes publishedBounds(); a PUT is checked against the same three sources (the type
 // and the range column by the API core, the module's limits by the HAL), and every refusal names the
 // published bounds in the one message form of hal/kit/value-limits.ts.
