@@ -5,6 +5,7 @@
 // Options are parsed in options.ts, modules and their saved state built in devices.ts.
 
 import { startServer } from './server';
+import { simApi } from './sim-api';
 import { buildDevices } from './devices';
 import { parseOptions, UsageError, USAGE, type SimConfig } from './options';
 import { fail, listenError } from './cli';
@@ -25,9 +26,8 @@ async function main(): Promise<void> {
   }
   const { host, port } = config;
   const built = buildDevices(config.devices, config.state);
-  const running = await startServer({
-    port, host, devices: built.map((d) => d.module), access: config.access, maxConnections: config.maxConnections,
-  }).catch((e: NodeJS.ErrnoException) => fail(listenError(e, host, port)));
+  const handler = simApi({ devices: built.map((d) => d.module), access: config.access, maxStreams: config.maxConnections });
+  const running = await startServer({ port, host, handler, maxConnections: config.maxConnections }).catch((e: NodeJS.ErrnoException) => fail(listenError(e, host, port)));
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${running.port}`;
   if (built.length === 1) {
     const m = built[0].module;

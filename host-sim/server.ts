@@ -2,15 +2,9 @@
 // Node-only code lives here and nowhere under src/ or hal/.
 
 import * as net from 'node:net';
-import { gunzipSync } from 'node:zlib';
-import { Connection, type Transport } from '../src/http/connection';
-import { ConnectionSlots } from '../src/http/connection-slots';
-import { Api } from '../src/api/api';
-import type { AccessOptions } from '../src/api/access/access';
-import type { ModuleHal } from '../hal/types';
+import type { Connection, RequestHandler, Transport } from '../src/http/connection';
+import { ServerCore, TICK_MS } from '../src/http/server-core';
 import type { TextCodec } from '../util/text';
-import { simOpenApi } from './openapi-source';
-import { simConsolePage } from './console-source';
 import { wallClock } from './read-clock';
 
 /** Buffer's own Latin-1 and UTF-8 slices: they take any Uint8Array as `this`, so no Buffer view is made first. */
@@ -30,9 +24,8 @@ export const nodeTextCodec: TextCodec = {
 export interface ServerOptions {
   port: number;
   host: string;
-  devices: ModuleHal[];
-  /** Allowed hosts, CORS origins, token (src/api/access/access.ts). */
-  access?: AccessOptions;
+  /** What answers each request: the simulator's API (sim-api.ts), as DeviceServer is handed the module's. */
+  handler: RequestHandler;
   /**
    * Most connections served at once (default 256). At the cap a newcomer takes the slot of the
    * longest-idle connection or of the oldest partial request older than 2 s; else it is answered
@@ -56,7 +49,6 @@ export interface ServerOptions {
 export interface RunningServer {
   readonly server: net.Server;
   readonly port: number;
-  readonly api: Api;
   /**
    * Open sockets, connections holding a slot (closed ones, even if their socket lingers, hold
    * none), and response bytes queued in them that clients have not read yet.
@@ -67,15 +59,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** What every socket's connection shares: the API, the slots and the server's settings. */
+/** What every socket's connection shares: the server core (handler, slots) and the server's settings. */
 interface Shared {
-  readonly api: Api;
-  readonly slots: ConnectionSlots<Connection>;
+  readonly core: ServerCore;
   readonly sockets: Set<net.Socket>;
-  readonly now: () => number;
   readonly lingerMs: number;
-  readonly maxConnections: number;
-  readonly idleTimeoutMs: number | undefined;
   readonly sharedReadBuffer: boolean;
 }
 
@@ -107,19 +95,13 @@ function adopt(socket: net.Socket, shared: Shared): Connection {
   socket.on('error', () => socket.destroy());
   // Each write's bytes handed to the kernel: a streamed description makes its next pieces.
   const transport = socketTransport(socket, shared.lingerMs, () => connection.drained());
-  const connection = new Connection(shared.api, transport, {
-    now: shared.now, idleTimeoutMs: shared.idleTimeoutMs, codec: nodeTextCodec, peer: socket.remoteAddress ?? '',
-  });
+  const connection = shared.core.connect(transport, socket.remoteAddress ?? '');
   shared.sockets.add(socket);
   socket.on('close', () => {
-    shared.slots.release(connection);
     shared.sockets.delete(socket);
-    connection.end();
+    shared.core.closed(connection);
   });
-  if (!shared.slots.admit(connection, shared.now())) {
-    connection.refuse(503, `server busy: all ${shared.maxConnections} connections are answering or receiving a request`, 1);
-    return connection;
-  }
+  if (!shared.core.admit(connection)) return connection; // answered 503: it reads nothing more
   socket.on('drain', () => socket.resume());
   socket.on('end', () => connection.end());
   return connection;
@@ -171,29 +153,19 @@ function received(connection: Connection, bytes: Uint8Array, end: number): void 
 
 /** Start serving; resolves once listening (port 0 picks a free port). */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
-  const maxConnections = options.maxConnections ?? 256;
-  // As many event streams as connections; the console page inflated for clients without gzip.
-  const api = new Api(options.devices, {
-    ...options.access, codec: nodeTextCodec, openapi: simOpenApi(), maxStreams: maxConnections, gunzip: gunzipSync,
-    consoleGzip: simConsolePage(),
+  const core = new ServerCore(options.handler, {
+    maxConnections: options.maxConnections ?? 256, now: options.now ?? wallClock.now, idleTimeoutMs: options.idleTimeoutMs,
+    codec: nodeTextCodec,
   });
-  const slots = new ConnectionSlots<Connection>(maxConnections);
   const sockets = new Set<net.Socket>();
-  const shared: Shared = {
-    api, slots, sockets, now: options.now ?? wallClock.now, lingerMs: options.lingerMs ?? 5000, maxConnections,
-    idleTimeoutMs: options.idleTimeoutMs, sharedReadBuffer: options.sharedReadBuffer ?? true,
-  };
+  const shared: Shared = { core, sockets, lingerMs: options.lingerMs ?? 5000, sharedReadBuffer: options.sharedReadBuffer ?? true };
   // Paused: nothing is read before serve() chooses how the socket reads.
   const server = net.createServer({ pauseOnConnect: true }, (socket) => serve(socket, shared));
 
   // One timer for every connection's head and body deadlines (408) and idle timeout, and the ticks
-  // of event streams: 100 ms, the shortest event interval.
-  const checkTimeouts = (): void => {
-    // Backwards: a connection that closes here may leave the list when its socket closes.
-    const list = slots.list();
-    for (let i = list.length - 1; i >= 0; i--) list[i].checkTimeout();
-  };
-  const timer = setInterval(checkTimeouts, 100);
+  // of event streams (server-core.ts).
+  const checkTimeouts = (): void => core.tick();
+  const timer = setInterval(checkTimeouts, TICK_MS);
   timer.unref();
 
   return new Promise((resolve, reject) => {
@@ -204,11 +176,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       resolve({
         server,
         port: address.port,
-        api,
         stats: () => {
           let bufferedBytes = 0;
           for (const s of sockets) bufferedBytes += s.writableLength;
-          return { connections: sockets.size, slots: slots.size, bufferedBytes };
+          return { connections: sockets.size, slots: core.slots.size, bufferedBytes };
         },
         checkTimeouts,
         close: () => new Promise<void>((done) => {

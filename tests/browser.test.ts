@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import type { AccessOptions } from '../src/api/access/access';
 import { attackerPage, rebindingPage } from './browser-pages';
@@ -33,8 +33,8 @@ function request(port: number, method: string, p: string, body?: string, host?: 
 const hb = async (port: number): Promise<number> => (await request(port, 'GET', `${API}/hbinterval`)).json.response.value;
 
 /** A simulator that logs what reached its API: [method path -> status]. */
-async function simulator(access?: AccessOptions): Promise<{ server: RunningServer; seen: string[] }> {
-  const server = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], access });
+async function simulator(access?: AccessOptions): Promise<{ server: SimServer; seen: string[] }> {
+  const server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], access });
   const seen: string[] = [];
   const api = server.api;
   const handle = api.handle.bind(api);

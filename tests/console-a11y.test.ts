@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule, findProfile } from '../hal/sim/index';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -36,12 +36,12 @@ async function openEntity(page: Page, entity: string) {
 
 describe('web console: accessibility and what a client reads', function () {
   this.timeout(60_000);
-  let server: RunningServer;
+  let server: SimServer;
   let browser: Browser;
 
   before(async () => {
     assert.ok(fs.existsSync(CHROMIUM), 'make test installs Debian chromium');
-    server = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8 });
+    server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox'] });
   });
   after(async () => {
@@ -99,7 +99,7 @@ describe('web console: accessibility and what a client reads', function () {
     await row.locator('.msg', { hasText: /^= 10 × 25\.6 ms = 256 ms$/ }).waitFor();
     assert.equal(await row.locator('b small').innerText(), '× 25.6 ms');
     await page.close();
-    const other = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd, profile: findProfile('mtm-pm-1')! })], maxConnections: 4 });
+    const other = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd, profile: findProfile('mtm-pm-1')! })], maxConnections: 4 });
     const { page: pm } = await open(browser, other.port);
     assert.match(await pm.locator('#title').innerText(), /^mtm-pm-1 0x1234ABCD$/);
     await pm.close();

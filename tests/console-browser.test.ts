@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import { allRoutes } from '../src/api/route/routes';
 
@@ -55,13 +55,13 @@ async function opRow(page: Page, entity: string, op: string) {
 
 describe('web console in headless Chromium', function () {
   this.timeout(60_000);
-  let server: RunningServer;
+  let server: SimServer;
   let browser: Browser;
   let page: Page;
 
   before(async () => {
     assert.ok(fs.existsSync(CHROMIUM), 'make test installs Debian chromium');
-    server = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8 });
+    server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await openConsole(page, server.port);

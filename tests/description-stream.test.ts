@@ -11,7 +11,7 @@ import { Connection, type Transport } from '../src/http/connection';
 import { envelope, TimestampClock } from '../src/api/values/envelope';
 import { createSimModule } from '../hal/sim/index';
 import type { ModuleHal } from '../hal/types';
-import { startServer } from '../host-sim/server';
+import { startSimServer } from './sim-server';
 import { freshWorld, makeModule, net, platform, serve } from './fakes/world';
 import { dechunk, SERIAL, wholeDescription } from './helpers';
 
@@ -240,7 +240,7 @@ describe('the device description is streamed', () => {
 
   it('the simulator: a node:http keep-alive client reads it, then the next request on the same socket', async () => {
     const m = sim();
-    const server = await startServer({ port: 0, host: '127.0.0.1', devices: [m] });
+    const server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [m] });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const get = (p: string): Promise<{ status: number; text: string; te: string | undefined; socket: unknown }> =>
       new Promise((resolve, reject) => {

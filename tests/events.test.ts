@@ -2,7 +2,7 @@
 // its timing, idle comments and one-stream limit driven through a Connection with a test clock.
 import { strict as assert } from 'node:assert';
 import * as net from 'node:net';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import { put } from './sim-helpers';
 import { rawExchange, simApi } from './helpers';
@@ -37,9 +37,9 @@ function readStream(port: number, path: string, ms: number): Promise<{ head: str
 }
 
 describe('event stream on the simulator (real socket)', () => {
-  let server: RunningServer;
+  let server: SimServer;
   before(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8 });
+    server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8 });
   });
   after(() => server.close());
 
@@ -131,7 +131,7 @@ describe('event stream timing and limits (test clock)', () => {
 describe('event stream through the node:http adapter', () => {
   it('streams, and frees the stream when the client goes', async () => {
     const http = await import('node:http');
-    const { nodeHttpListener } = await import('../host-sim/node-http-adapter');
+    const { nodeHttpListener } = await import('./node-http-adapter');
     const api = simApi();
     const server = http.createServer(nodeHttpListener(api));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

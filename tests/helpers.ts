@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import * as httpMocks from 'node-mocks-http';
 import { Api, type ApiOptions } from '../src/api/api';
 import { Connection } from '../src/http/connection';
-import { nodeHttpListener } from '../host-sim/node-http-adapter';
+import { nodeHttpListener } from './node-http-adapter';
 import { createSimModule } from '../hal/sim/index';
 import type { EntityHal, ModuleHal } from '../hal/types';
 import { identity, operationJson } from '../src/api/resources/describe';

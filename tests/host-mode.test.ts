@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { MTM_PM_1, USBHUB3P, USBSTEM, EVERYTHING } from '../hal/sim/index';
 import { buildDevices } from '../host-sim/devices';
 import { configHome, DEFAULT_SERIAL, parseOptions, stateFileName, UsageError } from '../host-sim/options';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { get, put, startSim, tempDir } from './sim-helpers';
 
 describe('simulator options', () => {
@@ -67,7 +67,7 @@ describe('simulator options', () => {
 
 describe('host mode: several modules behind one server', function () {
   this.timeout(10000);
-  let server: RunningServer | undefined;
+  let server: SimServer | undefined;
   afterEach(async () => {
     await server?.close();
     server = undefined;
@@ -78,7 +78,7 @@ describe('host mode: several modules behind one server', function () {
   const start = async (state: Parameters<typeof buildDevices>[1]): Promise<number> => {
     await server?.close();
     const built = buildDevices(plans, state, { warn: (w) => assert.fail(w) });
-    server = await startServer({ port: 0, host: '127.0.0.1', devices: built.map((d) => d.module) });
+    server = await startSimServer({ port: 0, host: '127.0.0.1', devices: built.map((d) => d.module) });
     return server.port;
   };
 

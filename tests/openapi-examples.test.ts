@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import Ajv2020 from 'ajv/dist/2020';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -55,9 +55,9 @@ for (const file of ['resources/openapi-sim.json.gz', 'resources/openapi-device.j
 }
 
 describe('OpenAPI: live events validate against EventData', () => {
-  let server: RunningServer;
+  let server: SimServer;
   before(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 4 });
+    server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 4 });
   });
   after(() => server.close());
 

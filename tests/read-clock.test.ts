@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import * as net from 'node:net';
 import { ReadClock, wallClock } from '../host-sim/read-clock';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { buildDevices } from '../host-sim/devices';
 import { EVERYTHING } from '../hal/sim/profile';
 import { splitResponses } from './helpers';
@@ -64,11 +64,11 @@ describe('wall clock read once per socket read', () => {
   });
 
   describe('the simulator server', () => {
-    let server: RunningServer;
+    let server: SimServer;
     let date: ReturnType<typeof steppingDateNow>;
     before(async () => {
       const [device] = buildDevices([{ serial: 0x1234abcd, profile: EVERYTHING }], { kind: 'memory' });
-      server = await startServer({ port: 0, host: '127.0.0.1', devices: [device.module] });
+      server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [device.module] });
     });
     after(async () => { await server.close(); });
     beforeEach(() => { date = steppingDateNow(); });

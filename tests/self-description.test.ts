@@ -7,7 +7,7 @@ import * as httpMocks from 'node-mocks-http';
 import { Api } from '../src/api/api';
 import { acceptsGzip } from '../src/api/access/site';
 import { describeDevice, PIECE_TARGET } from '../src/api/resources/describe';
-import { nodeHttpListener } from '../host-sim/node-http-adapter';
+import { nodeHttpListener } from './node-http-adapter';
 import { simOpenApi } from '../host-sim/openapi-source';
 import { createSimModule } from '../hal/sim/index';
 import { call, SERIAL, wholeDescription } from './helpers';

@@ -4,7 +4,7 @@
 // on a fake clock so that seconds of attack take milliseconds; one test runs the default cap of 256
 // against 300 attackers on the real clock. FAIRNESS_REPORT=1 prints the figures.
 import { strict as assert } from 'node:assert';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import { AttackerPool, type AttackKind, honestRequest, sleep, until } from './fairness-helpers';
 
@@ -18,7 +18,7 @@ interface Figures { requests: number; succeeded: number; first503: number; worst
  */
 async function attack(kind: AttackKind): Promise<Figures> {
   let fake = 0;
-  const server: RunningServer = await startServer({
+  const server: SimServer = await startSimServer({
     port: 0, host: '127.0.0.1', devices: [createSimModule({})], maxConnections: 16, now: () => fake, lingerMs: 200,
   });
   const pool = new AttackerPool(server.port, kind);
@@ -74,7 +74,7 @@ describe('fairness at the connection cap (simulator)', function () {
   }
 
   it('slowloris at the default cap: 300 attackers, real clock, honest requests succeed', async () => {
-    const server = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({})], lingerMs: 500 });
+    const server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({})], lingerMs: 500 });
     const pool = new AttackerPool(server.port, 'slowloris');
     const trickle = setInterval(() => pool.trickle(), 1000);
     try {

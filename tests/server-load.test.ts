@@ -1,14 +1,14 @@
 // The simulator under pressure: many concurrent clients, and a client that never reads its answers.
 import { strict as assert } from 'node:assert';
 import * as net from 'node:net';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 
 describe('host-sim server under load', function () {
   this.timeout(30000);
-  let server: RunningServer;
+  let server: SimServer;
   before(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })] });
+    server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })] });
   });
   after(async () => { await server.close(); });
 
@@ -47,7 +47,7 @@ describe('host-sim server under load', function () {
   });
 
   it('drops a closed connection whose client never takes its last answer', async () => {
-    const lingering = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({})], lingerMs: 300, maxConnections: 2 });
+    const lingering = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({})], lingerMs: 300, maxConnections: 2 });
     try {
       const held: net.Socket[] = [];
       for (let i = 0; i < 2; i++) {

@@ -4,7 +4,7 @@
 // socket handle takes.
 import { strict as assert } from 'node:assert';
 import * as net from 'node:net';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import { splitResponses } from './helpers';
 
@@ -41,9 +41,9 @@ function values(out: string): number[] {
 
 for (const sharedReadBuffer of [true, false]) {
   describe(`host-sim server reads (${sharedReadBuffer ? 'one shared buffer' : "'data' events"})`, () => {
-    let server: RunningServer;
+    let server: SimServer;
     before(async () => {
-      server = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({})], sharedReadBuffer });
+      server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({})], sharedReadBuffer });
     });
     after(async () => { await server.close(); });
 

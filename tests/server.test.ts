@@ -4,7 +4,7 @@ import * as net from 'node:net';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import { splitResponses } from './helpers';
 
@@ -40,9 +40,9 @@ function get(port: number, urlPath: string, agent: http.Agent): Promise<{ status
 }
 
 describe('host-sim server (sockets)', () => {
-  let server: RunningServer;
+  let server: SimServer;
   before(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8 });
+    server = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8 });
   });
   after(async () => { await server.close(); });
 

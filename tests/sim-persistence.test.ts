@@ -8,16 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { createSimModule, EVERYTHING, MTM_PM_1, type SimProfile } from '../hal/sim/index';
 import { tempPathOf, writeFileAtomic } from '../host-sim/atomic-write';
 import { buildDevices } from '../host-sim/devices';
-import { startServer, type RunningServer } from '../host-sim/server';
+import { startSimServer, type SimServer } from './sim-server';
 import { StateFile, STATE_FORMAT } from '../host-sim/state-file';
 import { get, put, startSim, tempDir } from './sim-helpers';
 
 const SERIAL = 0x1234abcd;
 
 /** A simulator server on port 0 whose one module keeps its state in `file`. */
-async function serve(file: string, profile: SimProfile = EVERYTHING, warn?: (m: string) => void): Promise<RunningServer> {
+async function serve(file: string, profile: SimProfile = EVERYTHING, warn?: (m: string) => void): Promise<SimServer> {
   const [d] = buildDevices([{ serial: SERIAL, profile }], { kind: 'file', path: file }, { warn: warn ?? (() => undefined) });
-  return startServer({ port: 0, host: '127.0.0.1', devices: [d.module] });
+  return startSimServer({ port: 0, host: '127.0.0.1', devices: [d.module] });
 }
 
 const value = async (port: number, p: string): Promise<unknown> => {
@@ -164,7 +164,7 @@ describe('saved settings end to end over HTTP (file-backed module)', function ()
   this.timeout(10000);
   let dir: string;
   let file: string;
-  let server: RunningServer | undefined;
+  let server: SimServer | undefined;
   beforeEach(() => {
     dir = tempDir();
     file = path.join(dir, 'state.json');

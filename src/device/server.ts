@@ -1,14 +1,12 @@
-// The device's TCP server: an ECMA-419 listener feeding the same Connection core the desktop simulator
-// runs (host-sim/server.ts). At most `maxConnections` hold a slot; at the cap the same slot policy as
-// the simulator's (src/http/connection-slots.ts) lets a newcomer take the slot of an idle connection or
-// of a stale partial request, else answers it 503 with Retry-After. One Timer checks every
-// connection's deadlines and ticks event streams.
+// The device's TCP server: an ECMA-419 listener feeding the same server core the desktop simulator
+// runs (host-sim/server.ts): src/http/server-core.ts admits each connection to a slot or answers it
+// 503, and its tick, run by one Timer, checks every connection's deadlines and ticks event streams.
 
 import Listener from 'embedded:io/socket/listener';
 import type TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
-import { Connection, type RequestHandler } from '../http/connection';
-import { ConnectionSlots } from '../http/connection-slots';
+import type { Connection, RequestHandler } from '../http/connection';
+import { ServerCore, TICK_MS } from '../http/server-core';
 import { WrapSafeTicks } from './ticks';
 import { DeviceTransport, READ_CHUNK, type TransportEvents } from './transport';
 import type { TextCodec } from '../../util/text';
@@ -29,10 +27,7 @@ const RESTART_DELAY_MS = 100;
 
 export class DeviceServer implements TransportEvents {
   readonly port: number;
-  private readonly handler: RequestHandler;
-  private readonly slots: ConnectionSlots<Connection>;
-  private readonly idleTimeoutMs: number | undefined;
-  private readonly codec: TextCodec;
+  private readonly core: ServerCore;
   private readonly connections = new Map<DeviceTransport, Connection>();
   /** The transport whose bytes the core is handling now: its answer is the one a reset waits for. */
   private current: DeviceTransport | null = null;
@@ -44,11 +39,10 @@ export class DeviceServer implements TransportEvents {
   private readonly ticks: () => number;
 
   constructor(handler: RequestHandler, options: DeviceServerOptions) {
-    this.handler = handler;
-    this.slots = new ConnectionSlots<Connection>(options.maxConnections);
-    this.idleTimeoutMs = options.idleTimeoutMs;
-    this.codec = options.codec;
     this.ticks = options.ticks ?? new WrapSafeTicks().now;
+    this.core = new ServerCore(handler, {
+      maxConnections: options.maxConnections, now: this.ticks, idleTimeoutMs: options.idleTimeoutMs, codec: options.codec,
+    });
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the ECMA-419 callbacks run with `this` bound to the listener
     const self = this;
     this.listener = new Listener({
@@ -56,8 +50,7 @@ export class DeviceServer implements TransportEvents {
       onReadable(requests: number) { self.accept(this, requests); },
     });
     this.port = options.port;
-    // 100 ms, the shortest event-stream interval (checkTimeout also ticks streams).
-    this.timer = Timer.repeat(() => this.tick(), 100);
+    this.timer = Timer.repeat(() => this.tick(), TICK_MS);
   }
 
   /** Stop listening and drop every connection (a soft reset moving the REST port). */
@@ -113,10 +106,7 @@ export class DeviceServer implements TransportEvents {
 
   closed(t: DeviceTransport): void {
     const c = this.connections.get(t);
-    if (c) {
-      c.end(); // however the socket went, its event stream (if any) is released
-      this.slots.release(c);
-    }
+    if (c) this.core.closed(c); // however the socket went, its event stream (if any) is released
     this.connections.delete(t);
   }
 
@@ -133,28 +123,21 @@ export class DeviceServer implements TransportEvents {
         trace(`accept failed: ${(e as Error).message}\n`);
         continue;
       }
-      const c = new Connection(this.handler, t, {
-        now: this.ticks, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec, peer,
-      });
-      if (!this.slots.admit(c, this.ticks())) {
-        // Not added: it answers, drains and closes on its own.
-        c.refuse(503, `server busy: all ${this.slots.cap} connections are answering or receiving a request`, 1);
-        continue;
-      }
-      this.connections.set(t, c);
+      const c = this.core.connect(t, peer);
+      // Refused (503): not added; it answers, drains and closes on its own.
+      if (this.core.admit(c)) this.connections.set(t, c);
     }
   }
 
-  private readonly tickOne = (c: Connection, t: DeviceTransport): void => {
-    this.current = t;
-    c.checkTimeout();
+  /** Made once with the server, not per tick. */
+  private readonly beforeTick = (c: Connection): void => {
+    this.current = c.transport as DeviceTransport;
   };
 
   private tick(): void {
     this.ticks(); // read at least once per wrap period, connections or not
     // A tick may answer requests held behind a streamed description: `current` is their transport.
-    // One callback made with the server, not one per tick.
-    this.connections.forEach(this.tickOne);
+    this.core.tick(this.beforeTick);
     this.current = null;
   }
 }

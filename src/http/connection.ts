@@ -48,7 +48,8 @@ export class Connection implements SlotHolder {
   private readonly parser: RequestParser;
   private readonly response = new HttpResponse();
   private readonly handler: RequestHandler;
-  private readonly transport: Transport;
+  /** Where its answers go (the device notes whose answer a reset waits for). */
+  readonly transport: Transport;
   private readonly now: () => number;
   private readonly idleTimeoutMs: number;
   private readonly codec: TextCodec;

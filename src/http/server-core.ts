@@ -1,0 +1,72 @@
+// What every server does with its connections, whatever its sockets are (host-sim/server.ts over Node's
+// net, src/device/server.ts over an ECMA-419 listener): a new socket gets a Connection over the one
+// request handler, which is admitted to a slot or answered 503 (docs/api.md §HTTP limits); one timer,
+// every TICK_MS, checks each admitted connection's deadlines and ticks its event stream.
+
+import { Connection, type RequestHandler, type Transport } from './connection';
+import { ConnectionSlots } from './connection-slots';
+import type { TextCodec } from '../../util/text';
+
+/** The period of a server's one timer (ms): the shortest event-stream interval. */
+export const TICK_MS = 100;
+
+export interface ServerCoreOptions {
+  /** Most connections holding a slot at once. */
+  readonly maxConnections: number;
+  /** Millisecond clock for deadlines and slot ages (monotonic on a module). */
+  readonly now: () => number;
+  readonly idleTimeoutMs?: number;
+  readonly codec?: TextCodec;
+}
+
+export class ServerCore {
+  readonly slots: ConnectionSlots<Connection>;
+  private readonly handler: RequestHandler;
+  private readonly now: () => number;
+  private readonly idleTimeoutMs: number | undefined;
+  private readonly codec: TextCodec | undefined;
+
+  constructor(handler: RequestHandler, options: ServerCoreOptions) {
+    this.handler = handler;
+    this.slots = new ConnectionSlots<Connection>(options.maxConnections);
+    this.now = options.now;
+    this.idleTimeoutMs = options.idleTimeoutMs;
+    this.codec = options.codec;
+  }
+
+  /** The Connection of a new socket; `peer` is the client's address. admit() it next. */
+  connect(transport: Transport, peer: string): Connection {
+    return new Connection(this.handler, transport, { now: this.now, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec, peer });
+  }
+
+  /**
+   * Give `c` a slot (taking an idle or stale one at the cap), or answer it 503 with Retry-After: 1:
+   * false then, and the connection reads nothing more and closes once its answer is sent.
+   */
+  admit(c: Connection): boolean {
+    if (this.slots.admit(c, this.now())) return true;
+    c.refuse(503, `server busy: all ${this.slots.cap} connections are answering or receiving a request`, 1);
+    return false;
+  }
+
+  /** Its socket closed: the connection ends (its event stream is released) and gives its slot back. */
+  closed(c: Connection): void {
+    c.end();
+    this.slots.release(c);
+  }
+
+  /**
+   * The timer's tick: every admitted connection checks its deadlines (408, idle close) and ticks its
+   * event stream; `before` (made once by the caller) runs first for each.
+   */
+  tick(before?: (c: Connection) => void): void {
+    // Backwards: a connection that closes here leaves the list.
+    const list = this.slots.list();
+    for (let i = list.length - 1; i >= 0; i--) {
+      const c = list[i];
+      if (before) before(c);
+      c.checkTimeout();
+    }
+  }
+}
+Object.freeze(ServerCore.prototype);
