@@ -12,6 +12,8 @@ import { parseArgsProblem, UsageError } from './cli';
 export { UsageError };
 
 export const DEFAULT_SERIAL = 0x1234abcd;
+/** The profile `make sim` serves without --profile. */
+export const DEFAULT_PROFILE = 'everything';
 export const MAX_DEVICES = 64;
 
 export const USAGE = `usage: node build/host-sim/main.js [options]
@@ -19,7 +21,7 @@ export const USAGE = `usage: node build/host-sim/main.js [options]
   --host ADDR           address to listen on (default 127.0.0.1)
   --serial HEX          serial number of the (first) simulated module (default 0x1234ABCD);
                         further modules get the next numbers: +1, +2...
-  --profile NAME        module type: ${PROFILES.map((p) => p.name).join(', ')} (default everything);
+  --profile NAME        module type: ${PROFILES.map((p) => p.name).join(', ')} (default ${DEFAULT_PROFILE});
                         repeat it to serve one module of each
   --devices N           serve N modules of the profile (default 1, at most ${MAX_DEVICES})
   --state-file PATH     keep every module's saved settings in this one file (keyed by serial)
@@ -133,7 +135,7 @@ function deviceList(values: Flags): SimConfig['devices'] {
     const digits = values.serial.replace(/^0x/i, '').length;
     if (base < 0 || digits > 8) throw new UsageError(`--serial must be up to 8 hex digits, got '${values.serial}'`);
   }
-  const names = values.profile ?? ['everything'];
+  const names = values.profile ?? [DEFAULT_PROFILE];
   const profiles = names.map((name) => {
     const p = findProfile(name);
     if (!p) throw new UsageError(`unknown profile '${name}'; profiles: ${PROFILES.map((x) => x.name).join(', ')}`);

@@ -1,6 +1,7 @@
 // Every generated file is what `make gen` makes from its source today: the generators write into a
 // temporary folder and each file is compared byte for byte with the committed one (a .gz file by what it holds). A change of
-// spec/operations.tsv or web/ without `make gen` fails here, naming the stale file.
+// spec/operations.tsv, web/, a simulator profile or a board profile of manifest.json without `make gen`
+// fails here, naming the stale file.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -75,6 +76,19 @@ describe('generated files (make gen)', function () {
       'src/api/route/route-table.ts differs from what its generator makes: run make gen',
       'hal/entity-ops.ts differs from what its generator makes: run make gen',
       'hal/entity-values.ts differs from what its generator makes: run make gen',
+    ]);
+  });
+
+  it('is not blind: a changed board profile in manifest.json is caught in the device OpenAPI document', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'manifest.json'), 'utf8'));
+    const board = manifest.platforms.esp32.config.board;
+    board.digital = board.digital.slice(0, 4); // digital/stateall: 4 bits, not 8
+    const changed = path.join(out, 'manifest.json');
+    fs.writeFileSync(changed, JSON.stringify(manifest));
+    const other = path.join(out, 'other-board');
+    generate(other, 'tools/gen-openapi.mjs', ['--manifest', changed]);
+    assert.deepEqual(stale(other, ['resources/openapi-sim.json.gz', 'resources/openapi-device.json.gz']), [
+      'resources/openapi-device.json.gz differs from what its generator makes: run make gen',
     ]);
   });
 });

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Api } from '../src/api/api';
 import { allRoutes, type Route } from '../src/api/route/routes';
-import { openApiDocuments, SIM_DOCUMENT } from '../host-sim/openapi-documents';
+import { DEVICE_DOCUMENT, openApiDocuments, SIM_DOCUMENT } from '../host-sim/openapi-documents';
 import { simOpenApi } from '../host-sim/openapi-source';
 import { createSimModule, PROFILES, type SimProfile } from '../hal/sim/index';
 import { call, type Answer } from './helpers';
@@ -38,7 +38,10 @@ describe('OpenAPI document', function () {
     assert.ok(doc.paths[`/api/v1/device/{serial}/userconfig/{index}/saveentitytostore/{command}/{entityIndex}`]);
     const vs = doc.paths['/api/v1/device/{serial}/rail/{index}/voltagesetpoint'];
     assert.match(vs.put.description, /Unit: µV/);
-    assert.equal(vs.put.requestBody.content['application/json'].schema.properties.value.oneOf[0].minimum, -2147483648);
+    // The simulator's default profile publishes its rails' bounds; the device board has no rail: the type's range.
+    assert.equal(vs.put.requestBody.content['application/json'].schema.properties.value.oneOf[0].minimum, 0);
+    const device = JSON.parse(stored(DEVICE_DOCUMENT)).paths['/api/v1/device/{serial}/rail/{index}/voltagesetpoint'];
+    assert.equal(device.put.requestBody.content['application/json'].schema.properties.value.oneOf[0].minimum, -2147483648);
     assert.equal(doc.paths['/api/v1/device/{serial}/system/{index}/hbinterval'].put.requestBody.content['application/json'].schema.properties.value.oneOf[0].minimum, 1);
   });
 

@@ -4,15 +4,19 @@
 
 import type { Route } from '../api/route/routes';
 import { routeBounds, type Schema } from './schemas';
+import type { OpLimits } from '../../hal/types';
 
 const TIMESTAMP = '2026-01-15T09:30:00.000Z';
 
-/** A `value` a PUT of `r` accepts: the lowest integer of its range, a typical text or list otherwise. */
-export function bodyExample(r: Route): { value: unknown } {
+/**
+ * A `value` a PUT of `r` accepts: the lowest integer of its range (of `b`, the bounds the build's module
+ * publishes, where it has them), a typical text or list otherwise.
+ */
+export function bodyExample(r: Route, b: OpLimits | null): { value: unknown } {
   switch (r.put) {
-    case 'I8': case 'I16': case 'I32': return { value: routeBounds(r)[0] };
+    case 'I8': case 'I16': case 'I32': return { value: b ? b.values?.[0] ?? b.min : routeBounds(r)[0] };
     case 'BOOL': return { value: true };
-    case 'L32': return { value: [1, 2, 3] };
+    case 'L32': return { value: b ? b.values?.slice(0, 3) ?? [b.min, b.max] : [1, 2, 3] };
     case 'L8':
       if (r.type === 'bytes:ipv4') return { value: r.list ? '8.8.8.8, 1.1.1.1' : '192.168.1.20' };
       return { value: r.op === 'hostname' ? 'bench-7' : 'text' };

@@ -6,7 +6,9 @@ import { allRoutes, type Route, type RouteParam } from '../api/route/routes';
 import { addExamples, bodyExample } from './examples';
 import { EVENT_DATA, eventPaths } from './events';
 import { metricsPaths } from './metrics-path';
+import type { BoundsSource } from './module-bounds';
 import { envelope, ERROR_RESPONSE, RESPONSE_BY_GET, routeBounds, valueSchema, type Schema } from './schemas';
+import type { OpLimits } from '../../hal/types';
 
 const BASE = '/api/v1/device/{serial}';
 
@@ -69,11 +71,14 @@ function parametersOf(r: Route): Schema[] {
   return out;
 }
 
-function describeRoute(r: Route): string {
+/** `b`: the bounds this build's module publishes for the route (its PUT), null where it publishes none. */
+function describeRoute(r: Route, b: OpLimits | null): string {
   const parts: string[] = [];
   if (r.type) parts.push('Type: ' + r.type + '.');
   if (r.unit) parts.push('Unit: ' + (UNIT_NAMES[r.unit] ?? r.unit) + '.');
-  if (r.put !== '-' && r.put !== 'BYTES' && r.put.charAt(0) === 'I') {
+  if (b) {
+    parts.push('Accepted: ' + (b.values ? 'one of ' + b.values.join(', ') : `${b.min}..${b.max}`) + ` (GET ${BASE} publishes each module's own).`);
+  } else if (r.put !== '-' && r.put !== 'BYTES' && r.put.charAt(0) === 'I') {
     const [lo, hi] = routeBounds(r);
     parts.push(`Accepted: ${lo}..${hi}; a module may accept less (GET ${BASE} publishes min/max or values).`);
   }
@@ -85,41 +90,43 @@ function successOf(code: string, description: string): Schema {
   return jsonAnswer(description, ref('Envelope_' + code));
 }
 
-function getOperation(r: Route): Schema {
+function getOperation(r: Route, b: OpLimits | null): Schema {
   const responses: Schema = { 200: successOf(r.get, r.get === 'none' ? 'the action ran' : 'the value'), ...errorResponses() };
   return {
     operationId: `get_${r.entity}_${r.op}${r.params.length ? '_' + r.params.length : ''}`,
     tags: [r.entity], summary: (r.get === 'none' ? 'Run ' : 'Read ') + r.entity + '/' + r.op,
-    description: describeRoute(r), responses,
+    description: describeRoute(r, b), responses,
   };
 }
 
-function putOperation(r: Route, readBack: Route | null): Schema {
+function putOperation(r: Route, readBack: Route | null, b: OpLimits | null): Schema {
   const body = r.put === 'BYTES'
     ? { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
     : {
       required: true,
-      content: { 'application/json': { schema: { type: 'object', required: ['value'], properties: { value: valueSchema(r) } }, example: bodyExample(r) } },
+      content: { 'application/json': { schema: { type: 'object', required: ['value'], properties: { value: valueSchema(r, b) } }, example: bodyExample(r, b) } },
     };
   const code = readBack && !r.putEmpty ? readBack.get : 'none';
   return {
     operationId: `put_${r.entity}_${r.op}${r.params.length ? '_' + r.params.length : ''}`,
     tags: [r.entity], summary: 'Set ' + r.entity + '/' + r.op,
-    description: describeRoute(r), requestBody: body,
+    description: describeRoute(r, b), requestBody: body,
     responses: { 200: successOf(code === 'bytes' ? 'none' : code, 'set; the value read back'), ...errorResponses() },
   };
 }
 
-function routePaths(): Schema {
+/** Every route's path item; an integer PUT carries the bounds `source`'s module publishes for it. */
+function routePaths(source: BoundsSource): Schema {
   const paths: Schema = {};
   for (const r of allRoutes()) {
     const key = routePath(r);
     const item = (paths[key] ??= { parameters: parametersOf(r) }) as Schema;
-    if (r.get !== '-') item.get = getOperation(r);
+    const b = r.put !== '-' ? source.bounds(r) : null;
+    if (r.get !== '-') item.get = getOperation(r, b);
     if (r.put !== '-') {
       let readBack: Route | null = null;
       for (const g of allRoutes()) if (g.entity === r.entity && g.op === r.op && g.get !== '-' && g.get !== 'none' && g.params.length === r.params.length) readBack = g;
-      item.put = putOperation(r, readBack);
+      item.put = putOperation(r, readBack, b);
     }
   }
   return paths;
@@ -183,8 +190,11 @@ function components(): Schema {
   };
 }
 
-/** The whole document; `version` is the firmware version (info.version). */
-export function openApiDocument(version: string): Schema {
+/**
+ * The whole document; `version` is the firmware version (info.version); `source` the module whose
+ * published bounds the integer PUTs carry (the simulator's default profile, the device board).
+ */
+export function openApiDocument(version: string, source: BoundsSource): Schema {
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -192,13 +202,14 @@ export function openApiDocument(version: string): Schema {
       title: 'BrainStem-style device REST API',
       version,
       description: 'Every operation of operations.tsv. Values are integers in the unit named in each description. ' +
-        'Every JSON answer is the envelope {timestamp, request, response}. Limits narrower than the types shown here ' +
-        'are published per module by GET /api/v1/device/{serial}.',
+        'Every JSON answer is the envelope {timestamp, request, response}. The minimum/maximum (or enum) of each ' +
+        `integer PUT are the bounds ${source.from} publishes; other profiles and boards may accept narrower ` +
+        'or other bounds, and GET /api/v1/device/{serial} publishes each module\'s own.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],
     security: [{}, { bearer: [] }],
-    paths: { ...sitePaths(), ...eventPaths(errorResponses()), ...metricsPaths(), ...routePaths() },
+    paths: { ...sitePaths(), ...eventPaths(errorResponses()), ...metricsPaths(), ...routePaths(source) },
     components: components(),
   };
 }

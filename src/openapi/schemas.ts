@@ -4,6 +4,7 @@
 
 import { intType } from '../api/values/value-decode';
 import type { Route } from '../api/route/routes';
+import type { OpLimits } from '../../hal/types';
 import { LIST_MAX, BYTES_MAX, NAME_MAX } from '../api/values/value-decode';
 
 export type Schema = { [key: string]: unknown };
@@ -23,31 +24,40 @@ export function routeBounds(r: Route): [number, number] {
   return r.min <= r.max ? [Math.max(lo, r.min), Math.min(hi, r.max)] : [lo, hi];
 }
 
-function intValue(lo: number, hi: number, signed: boolean): Schema {
+/** The integers a PUT accepts: the published bounds `b` where the build's module has them, else the route's. */
+function intNumber(b: OpLimits | null, lo: number, hi: number): Schema {
+  if (b && b.values) return { type: 'integer', enum: [...b.values] };
+  return { type: 'integer', minimum: b && b.min !== undefined ? b.min : lo, maximum: b && b.max !== undefined ? b.max : hi };
+}
+
+function intValue(number: Schema, signed: boolean): Schema {
   return {
     oneOf: [
-      { type: 'integer', minimum: lo, maximum: hi },
+      number,
       { type: 'string', pattern: signed ? DECIMAL_OR_HEX : UNSIGNED_OR_HEX, description: 'decimal, or 0x hex (a bit pattern of the type\'s width)' },
     ],
   };
 }
 
-/** The `value` a PUT takes, by put code (I8/I16/I32/BOOL/L32/L8/STR). */
-export function valueSchema(r: Route): Schema {
+/**
+ * The `value` a PUT takes, by put code (I8/I16/I32/BOOL/L32/L8/STR); `b`: the bounds the build's module
+ * publishes for an integer PUT (an L32 list's entries), null where it publishes none.
+ */
+export function valueSchema(r: Route, b: OpLimits | null): Schema {
   switch (r.put) {
     case 'I8': case 'I16': case 'I32': {
       const [lo, hi] = routeBounds(r);
-      return intValue(lo, hi, intType(r.type).signed);
+      return intValue(intNumber(b, lo, hi), intType(r.type).signed);
     }
     case 'BOOL':
       return { oneOf: [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }, { type: 'string', pattern: BOOL_TEXT }] };
     case 'L32':
-      return { type: 'array', maxItems: LIST_MAX, items: intValue(0, 4294967295, false) };
+      return { type: 'array', maxItems: LIST_MAX, items: intValue(intNumber(b, 0, 4294967295), false) };
     case 'L8': {
       const text = r.type === 'bytes:ipv4'
         ? { type: 'string', description: r.list ? 'dotted quads separated by commas ("8.8.8.8, 1.1.1.1")' : 'a dotted quad ("192.168.1.20")' }
         : { type: 'string', description: `UTF-8 text, at most ${BYTES_MAX} bytes` };
-      return { oneOf: [text, { type: 'array', maxItems: BYTES_MAX, items: intValue(0, 255, false) }] };
+      return { oneOf: [text, { type: 'array', maxItems: BYTES_MAX, items: intValue({ type: 'integer', minimum: 0, maximum: 255 }, false) }] };
     }
     default: // STR
       return { type: 'string', maxLength: NAME_MAX, description: `a name: at most ${NAME_MAX} UTF-8 bytes, no control characters` };
