@@ -14,7 +14,7 @@ import { allRoutes, type Route } from '../src/api/route/routes';
 import { takesIntegers } from '../src/api/values/bounds';
 import { createSimModule, findProfile } from '../hal/sim/index';
 import { DEFAULT_PROFILE } from '../host-sim/options';
-import { DEVICE_DOCUMENT, DEVICE_PLATFORM, SIM_DOCUMENT } from '../host-sim/openapi-documents';
+import { DEVICE_DOCUMENT, DEVICE_PLATFORM, SIM_DOCUMENT } from '../tools/openapi-documents';
 import type { ModuleHal } from '../hal/types';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Api } from '../src/api/api';
 import { allRoutes, type Route } from '../src/api/route/routes';
-import { DEVICE_DOCUMENT, openApiDocuments, SIM_DOCUMENT } from '../host-sim/openapi-documents';
+import { DEVICE_DOCUMENT, openApiDocuments, SIM_DOCUMENT } from '../tools/openapi-documents';
 import { simOpenApi } from '../host-sim/openapi-source';
 import { createSimModule, PROFILES, type SimProfile } from '../hal/sim/index';
 import { call, type Answer } from './helpers';

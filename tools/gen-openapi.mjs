@@ -14,7 +14,7 @@ import { outRoot } from './gen-out.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { openApiDocuments } = require(path.join(root, 'build/host-sim/openapi-documents.js'));
+const { openApiDocuments } = require(path.join(root, 'build/tools/openapi-documents.js'));
 
 const check = process.argv.includes('--check');
 const m = process.argv.indexOf('--manifest');

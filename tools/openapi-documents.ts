@@ -8,7 +8,7 @@ import { openApiDocument } from '../src/openapi/generate';
 import { moduleBounds, type BoundsSource } from '../src/openapi/module-bounds';
 import { FIRMWARE } from '../hal/sim/system';
 import { createSimModule, findProfile } from '../hal/sim/index';
-import { DEFAULT_PROFILE } from './options';
+import { DEFAULT_PROFILE } from '../host-sim/options';
 import { boardModule } from './board-module';
 
 export const SIM_DOCUMENT = 'resources/openapi-sim.json.gz';
