@@ -91,7 +91,7 @@ describe('manifest.json preloads every device-side module by name', () => {
   it('names no module that does not exist, and no exempt one', () => {
     const files = deviceModules();
     const built = new Set(files.flatMap((f) => specifiersOf(f, maps)));
-    const stale = preload.filter((p) => (p.startsWith('src/') || p.startsWith('hal/')) && !built.has(p));
+    const stale = preload.filter((p) => /^(src|hal|util)\//.test(p) && !built.has(p));
     assert.deepEqual(stale, [], 'preload entries with no source file');
     const exempt = files.filter((f) => exemption(f)).flatMap((f) => specifiersOf(f, maps)).filter((s) => preload.includes(s));
     assert.deepEqual(exempt, [], 'modules that cannot be preloaded (see NOT_PRELOADED) are in "preload"');
