@@ -81,6 +81,17 @@ describe('Wi-Fi: wait at power-up, rejoin after a loss (fake ESP32 Wi-Fi interfa
     // 1+2+4+8+16+32 s, then one every 60 s (plus 3 s of searching each): about 14 in ten minutes.
     assert.ok(tries >= 8 && tries <= 20, `${tries} attempts in ten minutes`);
   });
+
+  it('boots when the Wi-Fi driver does not start, and tries it again after the backoff', () => {
+    radio.failCreates = 2; // the first two Wi-Fi objects fail, as a Pico W's CYW43 that does not start
+    boot('lab'); // main does not throw
+    assert.equal(radio.connects, 0, 'no Wi-Fi object to join with');
+    assert.equal(serves(), false);
+    net.advance(1000 + 2000 + 1000); // the two retries (1 s, then 2 s), then the join itself
+    assert.equal(radio.failCreates, 0);
+    assert.equal(radio.station?.connection, 500);
+    assert.equal(serves(), true);
+  });
 });
 
 describe('NetworkLink watchers (the hook other network users take)', () => {

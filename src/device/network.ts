@@ -73,22 +73,28 @@ export class NetworkLink {
       this.becomeUp('');
       return;
     }
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the SDK calls onChanged with `this` bound to the Wi-Fi object
-    const self = this;
-    this.wifi = new WiFi({ onChanged() { self.changed(); } });
     this.connect();
   }
 
   private connect(): void {
     const o = this.options;
     try {
-      this.wifi!.connect(o.password ? { SSID: o.ssid!, password: o.password } : { SSID: o.ssid! });
+      // Made at the first attempt that can: a Wi-Fi driver that does not start (the Pico W's CYW43)
+      // throws here, and is tried again after the backoff like a failed join.
+      if (!this.wifi) this.wifi = this.makeWiFi();
+      this.wifi.connect(o.password ? { SSID: o.ssid!, password: o.password } : { SSID: o.ssid! });
     } catch (e) {
       trace(`Wi-Fi: ${(e as Error).message}\n`);
       this.lost();
       return;
     }
     this.setTimer(this.attemptOver, ATTEMPT_MS);
+  }
+
+  private makeWiFi(): WiFi {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the SDK calls onChanged with `this` bound to the Wi-Fi object
+    const self = this;
+    return new WiFi({ onChanged() { self.changed(); } });
   }
 
   private changed(): void {

@@ -22,11 +22,14 @@ export const radio = {
   inUse: false,
   /** Times connect() was called. */
   connects: 0,
+  /** Wi-Fi objects still to fail when made (the chip's driver does not start: "CYW43 init failed"). */
+  failCreates: 0,
   station: null as WiFi | null,
   reset(): void {
     this.apOn = true;
     this.inUse = false;
     this.connects = 0;
+    this.failCreates = 0;
     this.station = null;
   },
   /** The access point goes away (a reboot): an associated station is disconnected. */
@@ -56,6 +59,10 @@ export default class WiFi {
   private readonly onChanged?: (this: WiFi, property: string) => void;
 
   constructor(options: Options) {
+    if (radio.failCreates > 0) {
+      radio.failCreates--;
+      throw new Error('Wi-Fi driver did not start');
+    }
     this.onChanged = options.onChanged;
     radio.inUse = true;
     radio.station = this;
