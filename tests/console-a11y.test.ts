@@ -112,6 +112,8 @@ describe('web console: accessibility and what a client reads', function () {
     page.on('request', (r) => { if (r.method() === 'PUT') puts.push(r.url() + ' ' + r.postData()); });
     const row = (await openEntity(page, 'system')).locator('.op[data-op="hbinterval"]');
     const input = row.getByLabel('system hbinterval', { exact: true });
+    // The read that opening the entity starts has landed (it would replace the message under test).
+    await row.locator('.msg', { hasText: '= ' }).waitFor();
     assert.deepEqual([await input.getAttribute('min'), await input.getAttribute('max')], ['1', '255']);
     assert.equal(await row.locator('.hint').innerText(), 'integer 1..255');
     for (const [text, said] of [['', 'enter a value: integer 1..255'], ['0', '0 is not allowed: integer 1..255'], ['300', '300 is not allowed: integer 1..255']]) {

@@ -126,14 +126,18 @@ function set(path, input, d, params) {
       return Promise.reject(new Error((f.value.trim() === '' ? 'enter a value' : f.value + ' is not allowed') + (f.dataset.allowed ? ': ' + f.dataset.allowed : '')));
     }
   }
-  return call('PUT', path, valueOf(input, d)).then((r) => 'set' + (r && 'value' in r ? ' = ' + shown(r, d) : ''));
+  return call('PUT', path, valueOf(input, d)).then((r) => {
+    if (input) delete input.dataset.edited; // set: reads may show the module's value again
+    return 'set' + (r && 'value' in r ? ' = ' + shown(r, d) : '');
+  });
 }
 
 // The field for a PUT, limited as the description publishes (min/max or values).
 function makeInput(d, name) {
   const put = d.put;
   if (!put || put === '-' || put === 'BYTES') return null;
-  const label = { 'aria-label': name };
+  // A field the user has edited is theirs: a read that lands later does not overwrite it (fill).
+  const label = { 'aria-label': name, oninput: (e) => { e.target.dataset.edited = '1'; } };
   if (put === 'BOOL') return el('input', Object.assign({ type: 'checkbox' }, label));
   if (Array.isArray(d.values)) {
     const s = el('select', label);
@@ -153,7 +157,7 @@ function makeInput(d, name) {
 }
 
 function fill(input, d, r) {
-  if (!input || document.activeElement === input || !('value' in r)) return;
+  if (!input || document.activeElement === input || input.dataset.edited || !('value' in r)) return;
   if (input.type === 'checkbox') input.checked = !!r.value;
   else input.value = r.value;
 }
