@@ -203,3 +203,40 @@ export const HAL_BEHAVIOUR: readonly BehaviourCase[] = deepFreeze([
     ],
   },
 ]);
+
+/** One call to an entity of both HALs: a PUT (`set`) or a GET (`read`), with its path parameters. */
+export interface EntityStep {
+  readonly set?: string;
+  readonly read?: string;
+  readonly params?: readonly number[];
+  readonly value?: number | boolean | string;
+  /** A PUT's expected refusal: the error's name and its message, the same on both HALs. */
+  readonly fails?: { readonly error: string; readonly message: string };
+  /** A read's expected value. */
+  readonly expect?: number | boolean | string;
+}
+
+export interface EntityCase {
+  readonly name: string;
+  readonly entity: string;
+  readonly index: number;
+  readonly steps: readonly EntityStep[];
+}
+
+/** Rules that do not depend on hardware, run on an entity both HALs have: the same answers, word for word. */
+export const ENTITY_BEHAVIOUR: readonly EntityCase[] = deepFreeze([
+  {
+    name: 'store: a locked slot refuses slotenable and slotdisable with one 403, and keeps its state',
+    entity: 'store', index: 0,
+    steps: [
+      { set: 'slotenable', value: 1 },
+      { set: 'lock', params: [1], value: true },
+      { set: 'slotdisable', value: 1, fails: { error: 'aErrPermission', message: 'store 0 slot 1 is locked: set store/0/lock/1 to false first' } },
+      { set: 'slotenable', value: 1, fails: { error: 'aErrPermission', message: 'store 0 slot 1 is locked: set store/0/lock/1 to false first' } },
+      { read: 'slotstate', params: [1], expect: true },
+      { set: 'lock', params: [1], value: false },
+      { set: 'slotdisable', value: 1 },
+      { read: 'slotstate', params: [1], expect: false },
+    ],
+  },
+]);

@@ -1,9 +1,10 @@
 // store: slots kept as Preference blobs (NVS on ESP32), each with an enabled flag and a write lock that
 // persist at once (they describe the slot, not an operating parameter). Nothing on a generic board
 // writes slot contents yet (no pointer entity, no bulk capture), so slotsize reads the stored blob's size.
-// A locked slot refuses enable/disable with 403 aErrPermission, as the simulator's stores do.
+// A locked slot refuses enable/disable with 403 aErrPermission (hal/kit/store-rules.ts, as the simulator).
 
-import { ApiError, aErrIO, aErrPermission } from '../kit/errors';
+import { ApiError, aErrIO } from '../kit/errors';
+import { checkUnlocked } from '../kit/store-rules';
 import { deepFreeze } from '../../util/freeze';
 import type { EntityOps, OpLimits, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
@@ -60,13 +61,13 @@ export class StoreEntity extends DeviceEntity<ValuesOf<'store'>> {
     return data instanceof ArrayBuffer ? data.byteLength : 0;
   }
 
-  protected override write(_i: number, op: Op, p: readonly number[], v: ValueOf<'store'>): void {
+  protected override write(i: number, op: Op, p: readonly number[], v: ValueOf<'store'>): void {
     if (op === 'lock') {
       this.keep('s' + p[0] + 'lock', asBool(v, 'lock'));
       return;
     }
     const slot = asNumber(v, 'slot');
-    if (flag(this.settings.prefs, slot, 'lock', false)) throw new ApiError(aErrPermission, `slot ${slot} is locked: set store/0/lock/${slot} to false first`);
+    checkUnlocked(i, slot, flag(this.settings.prefs, slot, 'lock', false));
     this.keep('s' + slot + 'en', op === 'slotenable');
   }
 

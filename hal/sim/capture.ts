@@ -2,7 +2,8 @@
 // t finishes once samples/rate seconds of simulated time have passed, at the next HAL call, and writes
 // 2-byte little-endian samples into RAM store slot 0. analog.ts wires these into the analog entity.
 
-import { ApiError, aErrBusy, aErrPermission } from '../kit/errors';
+import { ApiError, aErrBusy } from '../kit/errors';
+import { checkUnlocked } from '../kit/store-rules';
 import { ERR_CAPTURE } from '../kit/error-word';
 import type { SimContext } from './context';
 import type { StoreModel } from './store';
@@ -82,7 +83,7 @@ export class CaptureScheduler {
   start(i: number, rate: number, samples: number, range: number): void {
     if (this.captures.some((c) => c.state === CAPTURE_PENDING)) throw new ApiError(aErrBusy, 'a bulk capture is already running');
     const s = this.stores.slot(RAM_STORE, RAM_SLOT); // aErrRange when the module has no RAM store
-    if (s.locked) throw new ApiError(aErrPermission, `RAM store slot ${RAM_SLOT} is locked`);
+    checkUnlocked(RAM_STORE, RAM_SLOT, s.locked);
     this.captures[i] = { state: CAPTURE_PENDING, start: this.ctx.wall(), rate, samples, range };
   }
 }

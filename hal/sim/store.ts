@@ -1,8 +1,9 @@
 // store: numbered slots of bytes per store handle (0 internal flash, 1 RAM...). Internal slots persist in
 // SimStorage; RAM slots are wiped by a reset. Every writer (pointer transfers, bulk capture, event log)
-// goes through write(), which honours the slot's lock.
+// goes through write(), which honours the slot's lock (hal/kit/store-rules.ts), as slotenable/slotdisable do.
 
-import { ApiError, aErrPermission, aErrSize } from '../kit/errors';
+import { ApiError, aErrSize } from '../kit/errors';
+import { checkUnlocked } from '../kit/store-rules';
 import type { HalOf } from '../types';
 import { ERR_STORE_LOCKED } from '../kit/error-word';
 import type { SimContext } from './context';
@@ -57,10 +58,8 @@ export class StoreModel {
    */
   write(store: number, slot: number, bytes: Uint8Array): number {
     const s = this.slot(store, slot);
-    if (s.locked) {
-      this.ctx.flagError(ERR_STORE_LOCKED, `write to locked slot ${store}/${slot} refused`);
-      throw new ApiError(aErrPermission, `store ${store} slot ${slot} is locked`);
-    }
+    if (s.locked) this.ctx.flagError(ERR_STORE_LOCKED, `write to locked slot ${store}/${slot} refused`);
+    checkUnlocked(store, slot, s.locked);
     const n = Math.min(bytes.length, s.data.length);
     s.data.fill(0);
     s.data.set(bytes.subarray(0, n));
@@ -69,8 +68,11 @@ export class StoreModel {
     return n;
   }
 
+  /** A locked slot answers aErrPermission and keeps its state. */
   setEnabled(store: number, slot: number, on: boolean): void {
-    this.slot(store, slot).enabled = on;
+    const s = this.slot(store, slot);
+    checkUnlocked(store, slot, s.locked);
+    s.enabled = on;
     this.changed(store);
   }
 
