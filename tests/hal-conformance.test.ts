@@ -6,10 +6,10 @@
 import './fakes/install';
 import { strict as assert } from 'node:assert';
 import Preference from './fakes/preference';
-import { board, freshWorld, makeModule, platform } from './fakes/world';
-import { ENTITY_BEHAVIOUR, HAL_BEHAVIOUR, type EntityStep, type Expect, type Step } from './hal-behaviour';
+import { board, freshWorld, platform } from './fakes/world';
+import { HAL_BEHAVIOUR, type Expect, type Step } from './hal-behaviour';
 import { DeviceModule } from '../hal/device/module';
-import { ApiError, errorName } from '../hal/kit/errors';
+import { errorName } from '../hal/kit/errors';
 import { createSimModule } from '../hal/sim/module';
 import type { SimStorage } from '../hal/sim/persist';
 import type { EntityHal, HalValue, ModuleHal } from '../hal/types';
@@ -145,45 +145,5 @@ function runCase(bench: Bench, steps: readonly Step[]): void {
 for (const [hal, bench] of [['simulator HAL (hal/sim)', simBench], ['device HAL (hal/device on fakes)', deviceBench]] as const) {
   describe(`save, reset, factory defaults and errors: ${hal}`, () => {
     for (const c of HAL_BEHAVIOUR) it(c.name, () => runCase(bench(), c.steps));
-  });
-}
-
-/** The error a call answers with and its message ('none' when it succeeds). */
-function refusal(f: () => unknown): { error: string; message: string } | 'none' {
-  try {
-    f();
-    return 'none';
-  } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    return { error: errorName(e.code), message: e.message };
-  }
-}
-
-/** Both HALs, factory-fresh, each as a module of every entity it has. */
-const MODULES = [
-  ['simulator HAL (hal/sim, everything profile)', () => createSimModule()],
-  ['device HAL (hal/device on the fakes, FULL_BOARD)', () => (freshWorld(), makeModule())],
-] as const;
-
-function entityOf(m: ModuleHal, name: string): EntityHal {
-  const e = (m.entities as Record<string, EntityHal | undefined>)[name];
-  assert.ok(e, `the module has ${name}`);
-  return e;
-}
-
-function runEntityStep(e: EntityHal, index: number, s: EntityStep, at: string): void {
-  const params = s.params ?? [];
-  if (s.set !== undefined) assert.deepEqual(refusal(() => e.set(index, s.set!, params, s.value!)), s.fails ?? 'none', at);
-  else assert.deepEqual(e.get(index, s.read!, params), s.expect, at);
-}
-
-for (const [hal, make] of MODULES) {
-  describe(`rules that do not depend on hardware: ${hal}`, () => {
-    for (const c of ENTITY_BEHAVIOUR) {
-      it(c.name, () => {
-        const e = entityOf(make(), c.entity);
-        c.steps.forEach((s, k) => runEntityStep(e, c.index, s, `step ${k + 1} ${JSON.stringify(s)}`));
-      });
-    }
   });
 }
