@@ -1,6 +1,6 @@
 // What both HALs (hal/sim with the everything profile, hal/device on the full test board) must answer
 // alike on every entity both have, for the rules that do not depend on hardware: the same refusal, word
-// for word, from the rules in hal/kit (value limits, calendar, store lock, host name). Run by
+// for word, from the rules in hal/kit (value limits, calendar, store lock, host name, signal times). Run by
 // tests/hal-entity-conformance.test.ts, which also compares what each publishes (supports, count,
 // limits) and fails on any difference not listed in HARDWARE_DIFFERENCES with its reason.
 
@@ -71,6 +71,18 @@ export const ENTITY_BEHAVIOUR: readonly EntityCase[] = deepFreeze([
       { set: 'hostname', text: 'x'.repeat(64), fails: HOSTNAME },
       { set: 'hostname', text: 'bench-7' },
       { read: 'hostname', expect: 'bench-7' },
+    ],
+  },
+  {
+    name: 'signal: the active time never exceeds the period, one 409 on both saying which to change first',
+    entity: 'signal', index: 0,
+    steps: [
+      { set: 't3time', value: 1_000_000 },
+      { set: 't2time', value: 250_000 },
+      { set: 't2time', value: 2_000_000, fails: { error: 'aErrMode', message: 'signal 0 t2time 2000000 is above t3time 1000000: raise signal/0/t3time first' } },
+      { set: 't3time', value: 200_000, fails: { error: 'aErrMode', message: 'signal 0 t3time 200000 is below t2time 250000: lower signal/0/t2time first' } },
+      { read: 't3time', expect: 1_000_000 },
+      { read: 't2time', expect: 250_000 },
     ],
   },
   {

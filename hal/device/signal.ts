@@ -2,9 +2,9 @@
 // active level. The period is rounded to what the PWM frequency (whole Hz) can make.
 // Limits: the period 3,200 ns (312.5 kHz) .. 500,000,000 ns (2 Hz), what the ESP32 LEDC makes at the
 // resolution the output is opened with (hal/device/ledc.ts); the active time never exceeds the period,
-// a rule that depends on the other value set now (409 aErrMode). An enabled signal holds a PWM channel.
+// a rule that depends on the other value set now (409 aErrMode, hal/kit/signal-rules.ts). An enabled signal holds a PWM channel.
 
-import { ApiError, aErrMode } from '../kit/errors';
+import { checkSignalTimes } from '../kit/signal-rules';
 import { deepFreeze } from '../../util/freeze';
 import type { EntityOps, ValueOf, ValuesOf } from '../types';
 import { DeviceEntity } from './entity';
@@ -42,12 +42,7 @@ export class SignalEntity extends DeviceEntity<ValuesOf<'signal'>> {
     const t3 = s.num(this.key(i, 't3'));
     const t2 = s.num(this.key(i, 't2'));
     const n = asNumber(v, op);
-    if (op === 't3time' && n < t2) {
-      throw new ApiError(aErrMode, `t3time ${n} is below t2time ${t2}: lower signal/${i}/t2time first`);
-    }
-    if (op === 't2time' && n > t3) {
-      throw new ApiError(aErrMode, `t2time ${n} is above t3time ${t3}: raise signal/${i}/t3time first`);
-    }
+    checkSignalTimes(i, op, n, t2, t3);
     this.apply(i, op, this.key(i, op === 't3time' ? 't3' : 't2'), n);
   }
 

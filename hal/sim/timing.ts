@@ -1,8 +1,8 @@
 // timer and signal: plain settings, with the one coupling the contract names: a signal's active time
-// t2 never exceeds its period t3. That is module state: a value the other one forbids answers 409
-// aErrMode, saying which to change first; the period is at least 1 ns (a published limit).
+// t2 never exceeds its period t3 (hal/kit/signal-rules.ts: 409 aErrMode saying which to change first);
+// the period is at least 1 ns (a published limit).
 
-import { ApiError, aErrMode } from '../kit/errors';
+import { checkSignalTimes } from '../kit/signal-rules';
 import type { HalOf } from '../types';
 import type { SimContext } from './context';
 import { makeEntity } from './entity';
@@ -22,14 +22,12 @@ export function createSignal(ctx: SimContext): HalOf<'signal'> {
     set: {
       t3time: (i, _p, v) => {
         const t3 = asNumber(v, 't3time');
-        const t2 = regs.num(i, 't2time');
-        if (t3 < t2) throw new ApiError(aErrMode, `signal ${i} t3time ${t3} is below t2time ${t2}; lower t2time first`);
+        checkSignalTimes(i, 't3time', t3, regs.num(i, 't2time'), t3);
         regs.write(i, 't3time', [], t3);
       },
       t2time: (i, _p, v) => {
         const t2 = asNumber(v, 't2time');
-        const t3 = regs.num(i, 't3time');
-        if (t2 > t3) throw new ApiError(aErrMode, `signal ${i} t2time ${t2} is above t3time ${t3}; raise t3time first`);
+        checkSignalTimes(i, 't2time', t2, t2, regs.num(i, 't3time'));
         regs.write(i, 't2time', [], t2);
       },
     },
