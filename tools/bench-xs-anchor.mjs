@@ -10,14 +10,10 @@
 //
 //   MODDABLE=/path/to/moddable node tools/bench-xs-anchor.mjs [--samples N]
 
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
-import { measure } from './xs-measure.mjs';
+import { measure, ROOT, requireBuilt as require } from './xs-measure.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 const i = process.argv.indexOf('--samples');
 const SAMPLES = i >= 0 ? Number(process.argv[i + 1]) : 200;
 const WARMUP = 20;

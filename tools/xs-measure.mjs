@@ -1,5 +1,13 @@
-// Shared by the XS benchmarks (tools/bench-xs.mjs, tools/bench-xs-anchor.mjs): the median computrons
-// and heap-slot growth of one command sent to an xsnap-worker.
+// Shared by the XS benchmarks (tools/bench-xs.mjs, tools/bench-xs-anchor.mjs): the repository root, a
+// require for the compiled test driver, and the median computrons and heap-slot growth of one command
+// sent to an xsnap-worker.
+
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import * as path from 'node:path';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const requireBuilt = createRequire(import.meta.url);
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
