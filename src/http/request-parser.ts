@@ -25,7 +25,7 @@ export const COMPLETE = 2;
 export const FAILED = 3;
 
 /**
- * Buffer sizes while idle: an idle keep-alive connection holds HEAD_INITIAL + BODY_INITIAL bytes.
+ * Request-buffer sizes while idle (ByteBuffer, bytes): an idle keep-alive connection holds HEAD_INITIAL + BODY_INITIAL bytes.
  * 512 holds the head of a typical API request (curl ~100 B, a browser's fetch ~500 B) without growing.
  */
 export const HEAD_INITIAL = 512;
