@@ -5,6 +5,7 @@
 
 import { Pool, errors } from 'undici';
 import type { Readable } from 'node:stream';
+import { Exchange, type Exchanged } from './exchange';
 import { aErrConnection, aErrResource, aErrTimeout } from '../hal/kit/errors';
 
 /** A module that does not answer within this long: 504 (docs/lab.md). */
@@ -41,25 +42,6 @@ interface Waiter {
 }
 
 const TAKEN = Promise.resolve(true);
-
-/** A body read whole, or null (and the stream destroyed) once it passes `max` bytes. */
-function readAtMost(body: Readable, max: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        body.destroy();
-        resolve(null);
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    body.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-    body.on('error', reject);
-  });
-}
 
 export class ModuleLink {
   readonly origin: string;
@@ -108,28 +90,20 @@ export class ModuleLink {
         message: `module at ${this.address} is busy: ${this.maxActive} requests answering and ${this.queueMax} waiting; try again` };
     }
     if (!(await turn)) return this.timeout(timeoutMs);
-    let streaming = false;
-    try {
-      // No timer of ours per request: undici's own deadlines, set to what is left of ours.
-      const left = Math.max(1, deadline - Date.now());
-      const r = await this.pool.request({
-        method: out.method as 'GET', path: out.path, headers: out.headers, body: out.body, headersTimeout: left, bodyTimeout: stream ? 0 : left,
-      });
-      this.heard();
-      const type = r.headers['content-type'];
-      if (stream && r.statusCode === 200 && typeof type === 'string' && type.startsWith('text/event-stream')) {
-        streaming = true;
-        r.body.once('close', () => this.release());
-        return { kind: 'stream', status: r.statusCode, headers: r.headers, body: r.body };
-      }
-      const body = await readAtMost(r.body, ANSWER_MAX);
-      if (body === null) return { kind: 'error', code: aErrConnection, message: `module at ${this.address} sent an answer larger than ${ANSWER_MAX} bytes: refused` };
-      return { kind: 'answer', status: r.statusCode, headers: r.headers, body };
-    } catch (e) {
-      return this.failed(e as Error, timeoutMs);
-    } finally {
-      if (!streaming) this.release();
+    const left = Math.max(1, deadline - Date.now()); // undici's own deadlines: what is left of ours
+    const r = await new Promise<Exchanged>((resolve) => {
+      this.pool.dispatch({ method: out.method as 'GET', path: out.path, headers: out.headers, body: out.body,
+        headersTimeout: left, bodyTimeout: stream ? 0 : left }, new Exchange(resolve, stream, ANSWER_MAX));
+    });
+    if (r.kind === 'stream') {
+      r.body.once('close', () => this.release());
+    } else {
+      this.release();
     }
+    if (r.kind === 'failed') return this.failed(r.error, timeoutMs);
+    this.heard();
+    if (r.kind === 'too-large') return { kind: 'error', code: aErrConnection, message: `module at ${this.address} sent an answer larger than ${ANSWER_MAX} bytes: refused` };
+    return r;
   }
 
   /**

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { allRoutes, type Route } from '../src/api/route/routes';
-import { exchange, json, relay, sentByModule, startHost, startSimAt, type Proc, type Relay } from './host-helpers';
+import { exchange, json, relay, sentByModule, startHost, startSimAt, within, type Proc, type Relay } from './host-helpers';
 
 const PROFILES = ['everything', 'usbstem', 'usbhub3p', 'mtm-pm-1', 'everything', 'usbstem', 'usbhub3p', 'everything'];
 const serialOf = (i: number): string => '0x' + (0xa0000001 + i).toString(16).toUpperCase();
@@ -34,6 +34,9 @@ describe('host server: a rack of 8 simulators', function () {
     fs.writeFileSync(tokens, `# serial token\n${serialOf(7)} ${SECRET}\n`);
     const modules = sims.map((s, i) => ['--module', `http://127.0.0.1:${i === 0 ? tee.port : s.port}`]).flat();
     host = await startHost([...modules, '--tokens', tokens]);
+    // Every test may run alone (mocha -g): each starts once every module has been probed.
+    await within(5000, async () => json(await exchange(host.port, 'GET', '/api/v1/device')).response.filter((m: any) => m.online).length === 8,
+      'all 8 modules online');
   });
 
   after(async () => {
@@ -43,11 +46,7 @@ describe('host server: a rack of 8 simulators', function () {
   });
 
   it('lists every module with its address, online, lastSeen', async () => {
-    let list: any[] = [];
-    for (let i = 0; i < 50 && list.filter((m) => m.online).length < 8; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      list = json(await exchange(host.port, 'GET', '/api/v1/device')).response;
-    }
+    const list: any[] = json(await exchange(host.port, 'GET', '/api/v1/device')).response;
     assert.equal(list.length, 8);
     for (let i = 0; i < 8; i++) {
       const m = list.find((x) => x.serialNumber === serialOf(i));
@@ -129,9 +128,10 @@ describe('host server: a rack of 8 simulators', function () {
     assert.match(json(noSerial).response.message, /put the serial in the path/);
   });
 
-  it('relays an event stream as it comes', async () => {
+  /** Three events of a stream relayed from module 2, then the client goes away. */
+  async function threeEvents(): Promise<string[]> {
     const http = await import('node:http');
-    const events = await new Promise<string[]>((resolve, reject) => {
+    return new Promise<string[]>((resolve, reject) => {
       const req = http.get({ host: '127.0.0.1', port: host.port, path: `/api/v1/device/${serialOf(2)}/events?watch=system/0/inputvoltage&interval=100` }, (res) => {
         assert.equal(res.statusCode, 200);
         assert.match(String(res.headers['content-type']), /^text\/event-stream/);
@@ -144,6 +144,18 @@ describe('host server: a rack of 8 simulators', function () {
       });
       req.on('error', reject);
     });
+  }
+
+  it('relays an event stream as it comes', async () => {
+    const events = await threeEvents();
     for (const e of events) assert.ok('system/0/inputvoltage' in JSON.parse(e.slice(6)).values);
+  });
+
+  it('gives a relayed stream\'s connection back when its client goes away', async () => {
+    // Twice the host server's 3 connections to the module, one after another: each must be returned.
+    for (let i = 0; i < 6; i++) await threeEvents();
+    const r = await exchange(host.port, 'GET', `/api/v1/device/${serialOf(2)}/system/0/serialnumber`);
+    assert.equal(r.status, 200);
+    assert.ok(r.ms < 1000, `answered at once, not after a wait for a connection (${r.ms} ms)`);
   });
 });
