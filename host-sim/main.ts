@@ -1,7 +1,7 @@
 // `make sim`: the desktop simulator. Serves the API for simulated modules on 127.0.0.1:9005.
 //   node build/host-sim/main.js [--port 9005] [--host 127.0.0.1] [--serial 0x1234ABCD] [--profile NAME]...
 //     [--devices N] [--state-file PATH | --no-state] [--cors ORIGIN,...] [--allow-host NAME]...
-//     [--token TOKEN [--token-reads]] [--max-connections 256] [--announce]
+//     [--token TOKEN [--token-reads]] [--max-connections 256] [--answer-time MS] [--announce]
 // Options are parsed in options.ts, modules and their saved state built in devices.ts.
 
 import { startServer } from './server';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const { host, port } = config;
   const built = buildDevices(config.devices, config.state);
   const handler = simApi({ devices: built.map((d) => d.module), access: config.access, maxStreams: config.maxConnections });
-  const running = await startServer({ port, host, handler, maxConnections: config.maxConnections }).catch((e: NodeJS.ErrnoException) => fail(listenError(e, host, port)));
+  const running = await startServer({ port, host, handler, maxConnections: config.maxConnections, answerTimeMs: config.answerTimeMs }).catch((e: NodeJS.ErrnoException) => fail(listenError(e, host, port)));
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${running.port}`;
   if (built.length === 1) {
     const m = built[0].module;

@@ -35,6 +35,8 @@ export const USAGE = `usage: node build/host-sim/main.js [options]
   --token TOKEN         require 'Authorization: Bearer TOKEN' for PUTs and actions
   --token-reads         require the token for reads (GET, HEAD) too
   --max-connections N   connections served at once (default 256)
+  --answer-time MS      answer at a module's pace: one request at a time, at least MS ms each
+                        (0..10000; default 0, as fast as this machine)
   --announce            announce every module by multicast DNS / DNS-SD ({hostname}.local,
                         _http._tcp and _brainstem._tcp); off by default, since the simulator
                         listens on 127.0.0.1, which no other machine can reach (see --host)
@@ -60,6 +62,8 @@ export interface SimConfig {
   state: StatePlan;
   /** Announce the modules by DNS-SD (host-sim/announce.ts). */
   announce: boolean;
+  /** A module's pace: ms at least for each request, one at a time (host-sim/pacer.ts); 0 for none. */
+  answerTimeMs: number;
 }
 
 /** Where per-user settings live: $XDG_CONFIG_HOME (if absolute), else ~/.config (%APPDATA% on Windows). */
@@ -103,6 +107,7 @@ const FLAGS = {
   'token-reads': { type: 'boolean' },
   'max-connections': { type: 'string' },
   announce: { type: 'boolean' },
+  'answer-time': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -124,6 +129,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     devices: deviceList(values),
     state: statePlan(values, env),
     announce: values.announce === true,
+    answerTimeMs: intOption(values['answer-time'], 'answer-time', 0, 0, 10000),
   };
 }
 

@@ -6,6 +6,7 @@ import type { Connection, RequestHandler, Transport } from '../src/http/connecti
 import { ServerCore, TICK_MS } from '../src/http/server-core';
 import type { TextCodec } from '../util/text';
 import { wallClock } from './read-clock';
+import { Pacer } from './pacer';
 
 /** Buffer's own Latin-1 and UTF-8 slices: they take any Uint8Array as `this`, so no Buffer view is made first. */
 type Slice = (this: Uint8Array, start: number, end: number) => string;
@@ -44,6 +45,8 @@ export interface ServerOptions {
    * Node's 'data' events, the way taken anyway on a Node whose sockets lack the handle this needs.
    */
   sharedReadBuffer?: boolean;
+  /** At least this long (ms) between two reads handed to the connections: a module's pace (pacer.ts); 0: none. */
+  answerTimeMs?: number;
 }
 
 export interface RunningServer {
@@ -65,6 +68,8 @@ interface Shared {
   readonly sockets: Set<net.Socket>;
   readonly lingerMs: number;
   readonly sharedReadBuffer: boolean;
+  /** Null: every read is handled as it comes. */
+  readonly pacer: Pacer | null;
 }
 
 /** The Connection's transport over a node:net socket; `flushed` runs once a write reaches the kernel. */
@@ -103,7 +108,7 @@ function adopt(socket: net.Socket, shared: Shared): Connection {
   });
   if (!shared.core.admit(connection)) return connection; // answered 503: it reads nothing more
   socket.on('drain', () => socket.resume());
-  socket.on('end', () => connection.end());
+  socket.on('end', () => (shared.pacer ? shared.pacer.push(socket, connection, null, 0) : connection.end()));
   return connection;
 }
 
@@ -130,15 +135,22 @@ function serve(accepted: net.Socket, shared: Shared): void {
   const handle = owner._handle;
   if (!handle || !shared.sharedReadBuffer) {
     const connection = adopt(accepted, shared);
-    accepted.on('data', (chunk: Buffer) => received(connection, chunk, chunk.length));
+    accepted.on('data', (chunk: Buffer) => take(shared, accepted, connection, chunk, chunk.length));
     accepted.resume();
     return;
   }
   owner._handle = null;
   accepted.destroy(); // the husk: its handle lives on in `socket`
   // The callback runs only once reading has begun, after `connection` is set.
-  const options = { handle, onread: { buffer: READ_BUFFER, callback: (n: number) => received(connection, READ_BUFFER, n) } };
-  const connection = adopt(new net.Socket(options as net.SocketConstructorOpts), shared);
+  const options = { handle, onread: { buffer: READ_BUFFER, callback: (n: number) => take(shared, socket, connection, READ_BUFFER, n) } };
+  const socket = new net.Socket(options as net.SocketConstructorOpts);
+  const connection = adopt(socket, shared);
+}
+
+/** A read handed on now, or queued for its turn at a module's pace. */
+function take(shared: Shared, socket: net.Socket, connection: Connection, bytes: Uint8Array, end: number): void {
+  if (shared.pacer) shared.pacer.push(socket, connection, bytes, end);
+  else received(connection, bytes, end);
 }
 
 /** A socket's bytes bytes[0, end): one clock reading for everything they set off (read-clock.ts). */
@@ -158,7 +170,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     codec: nodeTextCodec,
   });
   const sockets = new Set<net.Socket>();
-  const shared: Shared = { core, sockets, lingerMs: options.lingerMs ?? 5000, sharedReadBuffer: options.sharedReadBuffer ?? true };
+  const pacer = options.answerTimeMs ? new Pacer(options.answerTimeMs, received) : null;
+  const shared: Shared = { core, sockets, lingerMs: options.lingerMs ?? 5000, sharedReadBuffer: options.sharedReadBuffer ?? true, pacer };
   // Paused: nothing is read before serve() chooses how the socket reads.
   const server = net.createServer({ pauseOnConnect: true }, (socket) => serve(socket, shared));
 
@@ -184,6 +197,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         checkTimeouts,
         close: () => new Promise<void>((done) => {
           clearInterval(timer);
+          pacer?.close();
           server.close(() => done());
           for (const s of sockets) s.destroy();
         }),
