@@ -128,6 +128,16 @@ describe('host server: a rack of 8 simulators', function () {
     assert.match(json(noSerial).response.message, /put the serial in the path/);
   });
 
+  it('answers HEAD with the headers of the module\'s GET and no body', async () => {
+    const target = `/api/v1/device/${serialOf(1)}/system/0/serialnumber`;
+    const get = await exchange(host.port, 'GET', target);
+    const head = await exchange(host.port, 'HEAD', target);
+    assert.equal(head.status, 200);
+    assert.equal(head.headers['content-type'], get.headers['content-type']);
+    assert.equal(head.headers['content-length'], String(get.body.length));
+    assert.equal(head.body.length, 0);
+  });
+
   /** Three events of a stream relayed from module 2, then the client goes away. */
   async function threeEvents(): Promise<string[]> {
     const http = await import('node:http');
