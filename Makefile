@@ -91,8 +91,9 @@ bench: build ## HTTP load with wrk against two baselines (docs/performance.md)
 	node tools/bench.mjs
 
 # What the host server adds in front of 8 simulated modules: latency p50/p99 against direct, and
-# throughput through it against the sum of direct (wrk, installed when missing). docs/lab.md.
-bench-host-server: build ## start the host server on port 9005 in front of a lab of modules (HOST_ARGS="...")
+# throughput through it against the sum of direct, modules paced and unpaced (wrk, installed when
+# missing). docs/lab.md.
+bench-host-server: build ## latency and throughput the host server adds in front of 8 simulated modules (docs/lab.md)
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	node tools/bench-host-server.mjs
 

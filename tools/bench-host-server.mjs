@@ -1,10 +1,17 @@
 // make bench-host-server: what the host server costs in front of 8 simulated modules on loopback.
 //   Latency: one keep-alive connection, sequential GETs of a value, directly to a module and through
-//   the host server, in alternating rounds; p50 and p99 of each, and the difference (added).
+//   the host server, in alternating rounds after a warm-up of each path; p50 and p99 of each, and the
+//   difference (added), with the spread of the rounds' own p99s.
 //   Throughput: 8 modules, 3 connections each (a module's 4 less the one the host server leaves
-//   free), wrk for a few seconds directly to each module at once, then through the host server.
-// Targets: p99 added <= 1 ms; aggregate through the host server >= 0.8 x the sum of direct.
-// Prints the numbers; it is not a test. Needs wrk (make bench-host-server installs it).
+//   free), wrk for a few seconds directly to each module at once, then through the host server:
+//   first with modules at a module's pace (the simulator's --answer-time: one request at a time,
+//   each taking its milliseconds, as a module's single engine does; a module does not share the
+//   host server's CPU), then with simulators answering as fast as this machine lets them, where the
+//   simulators, wrk and the host server share the same cores and the ratio measures the host
+//   server's own CPU per request against a simulator's.
+// Targets: p99 added <= 1 ms; aggregate through the host server >= 0.8 x the sum of direct, for
+// modules at a module's pace. Prints the numbers; it is not a test. Needs wrk (make
+// bench-host-server installs it).
 
 import { spawn, execFile } from 'node:child_process';
 import * as net from 'node:net';
@@ -15,23 +22,42 @@ import { promisify } from 'node:util';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODULES = 8;
 const CONNECTIONS = 3;
-const ROUNDS = 5;
-const PER_ROUND = 400;
+const WARM_UP = 5000;
+const ROUNDS = 10;
+const PER_ROUND = 1000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const children = [];
+/** Milliseconds a paced module takes per request: 2 (500 a second each), then 1; 0 = unpaced. */
+const PACES = (process.env.BENCH_PACES ?? '2,1,0').split(',').map(Number);
+const children = new Set();
 
 function start(main, args, portRe) {
   const child = spawn(process.execPath, [path.join(ROOT, main), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
+  children.add(child);
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
       out += d;
       const m = portRe.exec(out);
-      if (m) resolve(Number(m[1]));
+      if (m) resolve({ port: Number(m[1]), child });
     });
-    child.on('exit', (code) => reject(new Error(`${main} exited ${code}`)));
+    child.on('exit', (code) => { children.delete(child); reject(new Error(`${main} exited ${code}`)); });
   });
+}
+
+const serials = Array.from({ length: MODULES }, (_, i) => '0x' + (0xb0000001 + i).toString(16).toUpperCase());
+const value = (s) => `/api/v1/device/${s}/system/0/serialnumber`;
+
+/** 8 simulators (at `pace` ms a request, 0: unpaced) and a host server naming them. */
+async function rack(pace) {
+  const sims = await Promise.all(serials.map((s) => start('build/host-sim/main.js',
+    ['--port', '0', '--no-state', '--serial', s, ...(pace ? ['--answer-time', String(pace)] : [])], /\ntry: .*127\.0\.0\.1:(\d+)/)));
+  const host = await start('build/host-server/main.js',
+    ['--port', '0', '--no-discovery', ...sims.flatMap((p) => ['--module', `http://127.0.0.1:${p.port}`])], /host server: http:\/\/[^:]+:(\d+)/);
+  await new Promise((r) => setTimeout(r, 1500)); // every module probed
+  return {
+    ports: sims.map((p) => p.port), host: host.port,
+    stop: () => { for (const p of [...sims, host]) { children.delete(p.child); p.child.removeAllListeners('exit'); p.child.kill(); } },
+  };
 }
 
 /** Sequential GETs on one keep-alive connection; the latency of each in microseconds. */
@@ -57,7 +83,41 @@ function timed(port, target, count) {
   });
 }
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const sorted = (a) => [...a].sort((x, y) => x - y);
+const pct = (s, p) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+const ms = (us) => `${(us / 1000).toFixed(3)} ms`;
+
+async function latency() {
+  const r = await rack(0);
+  const target = value(serials[0]);
+  await timed(r.ports[0], target, WARM_UP); // both paths past Node's compilers and the pools' first connections
+  await timed(r.host, target, WARM_UP);
+  const direct = [];
+  const via = [];
+  const added99 = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [[via, r.host], [direct, r.ports[0]]] : [[direct, r.ports[0]], [via, r.host]];
+    const got = [];
+    for (const [into, port] of order) {
+      const t = await timed(port, target, PER_ROUND);
+      into.push(...t);
+      got.push([into, sorted(t)]);
+    }
+    const d = got.find(([into]) => into === direct)[1];
+    const v = got.find(([into]) => into === via)[1];
+    added99.push(pct(v, 99) - pct(d, 99));
+  }
+  r.stop();
+  const d = sorted(direct);
+  const v = sorted(via);
+  const a99 = pct(v, 99) - pct(d, 99);
+  const rounds = sorted(added99);
+  console.log(`latency, one keep-alive connection, ${d.length} GETs each after ${WARM_UP} to warm up (${ROUNDS} alternating rounds):`);
+  console.log(`  direct to a module:   p50 ${ms(pct(d, 50))}  p99 ${ms(pct(d, 99))}`);
+  console.log(`  through host server:  p50 ${ms(pct(v, 50))}  p99 ${ms(pct(v, 99))}`);
+  console.log(`  added by host server: p50 ${ms(pct(v, 50) - pct(d, 50))}  p99 ${ms(a99)}  (target p99 <= 1 ms: ${a99 <= 1000 ? 'met' : 'NOT met'})`);
+  console.log(`  p99 added, round by round: min ${ms(rounds[0])}, median ${ms(pct(rounds, 50))}, max ${ms(rounds.at(-1))}`);
+}
 
 async function wrk(urls) {
   const run = promisify(execFile);
@@ -65,33 +125,22 @@ async function wrk(urls) {
   return outs.reduce((sum, { stdout }) => sum + Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)[1]), 0);
 }
 
+async function throughput(pace) {
+  const r = await rack(pace);
+  const sum = await wrk(r.ports.map((p, i) => `http://127.0.0.1:${p}${value(serials[i])}`));
+  const through = await wrk(serials.map((s) => `http://127.0.0.1:${r.host}${value(s)}`));
+  r.stop();
+  const ratio = through / sum;
+  const what = pace ? `modules at ${pace} ms a request (--answer-time ${pace})` : 'simulators as fast as this machine (unpaced, sharing its cores)';
+  console.log(`  ${what}:`);
+  console.log(`    direct, all modules at once: ${sum.toFixed(0)} requests/s; through the host server: ${through.toFixed(0)} requests/s` +
+    ` = ${ratio.toFixed(2)} x direct${pace ? ` (target >= 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'})` : ''}`);
+}
+
 async function main() {
-  const serials = Array.from({ length: MODULES }, (_, i) => '0x' + (0xb0000001 + i).toString(16).toUpperCase());
-  const ports = await Promise.all(serials.map((s) => start('build/host-sim/main.js', ['--port', '0', '--no-state', '--serial', s],
-    /\ntry: .*127\.0\.0\.1:(\d+)/)));
-  const host = await start('build/host-server/main.js', ['--port', '0', '--no-discovery', ...ports.flatMap((p) => ['--module', `http://127.0.0.1:${p}`])],
-    /host server: http:\/\/[^:]+:(\d+)/);
-  await new Promise((r) => setTimeout(r, 1500)); // every module probed
-  const value = (s) => `/api/v1/device/${s}/system/0/serialnumber`;
-  const direct = [];
-  const via = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 ? [[via, host], [direct, ports[0]]] : [[direct, ports[0]], [via, host]];
-    for (const [into, port] of order) into.push(...await timed(port, value(serials[0]), PER_ROUND));
-  }
-  direct.sort((a, b) => a - b);
-  via.sort((a, b) => a - b);
-  const f = (us) => `${(us / 1000).toFixed(3)} ms`;
-  console.log(`latency, one keep-alive connection, ${direct.length} GETs each (${ROUNDS} alternating rounds):`);
-  console.log(`  direct to a module:   p50 ${f(pct(direct, 50))}  p99 ${f(pct(direct, 99))}`);
-  console.log(`  through host server:  p50 ${f(pct(via, 50))}  p99 ${f(pct(via, 99))}`);
-  const added99 = pct(via, 99) - pct(direct, 99);
-  console.log(`  added by host server: p50 ${f(pct(via, 50) - pct(direct, 50))}  p99 ${f(added99)}  (target p99 <= 1 ms: ${added99 <= 1000 ? 'met' : 'NOT met'})`);
-  const sum = await wrk(ports.map((p, i) => `http://127.0.0.1:${p}${value(serials[i])}`));
-  const through = await wrk(serials.map((s) => `http://127.0.0.1:${host}${value(s)}`));
+  await latency();
   console.log(`throughput, ${MODULES} modules x ${CONNECTIONS} connections, wrk ${SECONDS} s each way:`);
-  console.log(`  direct, all modules at once: ${sum.toFixed(0)} requests/s`);
-  console.log(`  through the host server:     ${through.toFixed(0)} requests/s = ${(through / sum).toFixed(2)} x direct (target >= 0.8: ${through / sum >= 0.8 ? 'met' : 'NOT met'})`);
+  for (const pace of PACES) await throughput(pace);
 }
 
 main().catch((e) => { console.error(e); process.exitCode = 1; }).finally(() => { for (const c of children) c.kill(); });
