@@ -14,6 +14,7 @@
 // bench-host-server installs it).
 
 import { spawn, execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +56,7 @@ async function rack(pace) {
     ['--port', '0', '--no-discovery', ...sims.flatMap((p) => ['--module', `http://127.0.0.1:${p.port}`])], /host server: http:\/\/[^:]+:(\d+)/);
   await new Promise((r) => setTimeout(r, 1500)); // every module probed
   return {
-    ports: sims.map((p) => p.port), host: host.port,
+    ports: sims.map((p) => p.port), host: host.port, hostPid: host.child.pid,
     stop: () => { for (const p of [...sims, host]) { children.delete(p.child); p.child.removeAllListeners('exit'); p.child.kill(); } },
   };
 }
@@ -119,6 +120,16 @@ async function latency() {
   console.log(`  p99 added, round by round: min ${ms(rounds[0])}, median ${ms(pct(rounds, 50))}, max ${ms(rounds.at(-1))}`);
 }
 
+/** CPU seconds a process has used (Linux /proc; null elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return null;
+  }
+}
+
 async function wrk(urls) {
   const run = promisify(execFile);
   const outs = await Promise.all(urls.map((u) => run('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, u])));
@@ -128,13 +139,16 @@ async function wrk(urls) {
 async function throughput(pace) {
   const r = await rack(pace);
   const sum = await wrk(r.ports.map((p, i) => `http://127.0.0.1:${p}${value(serials[i])}`));
+  const cpu0 = cpuSeconds(r.hostPid);
   const through = await wrk(serials.map((s) => `http://127.0.0.1:${r.host}${value(s)}`));
+  const cpu = cpu0 === null ? null : cpuSeconds(r.hostPid) - cpu0;
   r.stop();
   const ratio = through / sum;
   const what = pace ? `modules at ${pace} ms a request (--answer-time ${pace})` : 'simulators as fast as this machine (unpaced, sharing its cores)';
   console.log(`  ${what}:`);
   console.log(`    direct, all modules at once: ${sum.toFixed(0)} requests/s; through the host server: ${through.toFixed(0)} requests/s` +
     ` = ${ratio.toFixed(2)} x direct${pace ? ` (target >= 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'})` : ''}`);
+  if (cpu !== null) console.log(`    host server CPU: ${((cpu * 1e6) / (through * SECONDS)).toFixed(0)} µs a forwarded request`);
 }
 
 async function main() {
