@@ -2,14 +2,18 @@
 // does (docs/lab.md): {hostname}.local, _http._tcp and _brainstem._tcp on the simulator's
 // port, the TXT record of src/api/announcement.ts. A name already answered for on the network is
 // probed first (RFC 6762 §8.1: three queries 250 ms apart) and the module takes -2, -3… instead.
-// Off by default: the simulator listens on 127.0.0.1, which no other machine can reach.
+// A reset that brings another host name into effect withdraws the old announcement and makes the
+// new one, as a module does. Off by default: the simulator listens on 127.0.0.1, which no other
+// machine can reach.
 
 import { Bonjour, type Service } from 'bonjour-service';
 import multicastDns from 'multicast-dns';
 import type { Question, RecordType } from 'dns-packet';
 import { announcedHostname, announcementTxt, SERVICE_TYPES } from '../src/api/announcement';
 import type { ModuleHal } from '../hal/types';
+import type { SimModule } from '../hal/sim/index';
 import { hearSocketErrors } from '../host-server/discovery';
+import { serialText } from '../src/api/route/serial';
 
 const PROBES = 3;
 const PROBE_GAP_MS = 250;
@@ -56,7 +60,40 @@ async function freeName(mdns: multicastDns.MulticastDNS, base: string, ours: Set
   }
 }
 
-export async function announce(modules: readonly ModuleHal[], port: number, tokenSet: boolean,
+/** One module's announcement: the name it took (after any renaming), for what, and its two services. */
+interface Entry {
+  base: string;
+  txt: string;
+  name: string;
+  services: Service[];
+}
+
+/** Probe for a free name for `m` and publish both services under it, on a prober of its own. */
+async function publish(bonjour: Bonjour, m: ModuleHal, port: number, tokenSet: boolean, ours: Set<string>,
+  log: (line: string) => void): Promise<Entry> {
+  const base = announcedHostname(m);
+  const txt = announcementTxt(m, tokenSet);
+  const mdns = multicastDns();
+  mdns.on('error', () => {}); // the failure is reported once, by the Bonjour socket
+  let name: string;
+  try {
+    name = await freeName(mdns, base, ours);
+  } finally {
+    mdns.destroy();
+  }
+  if (name !== base) log(`announce: ${base}.local is taken on the network; announced as ${name}.local`);
+  ours.add(name.toLowerCase());
+  const services = SERVICE_TYPES.map((type) => bonjour.publish({ name, type, port, host: `${name}.local`, txt, probe: false }));
+  return { base, txt: JSON.stringify(txt), name, services };
+}
+
+/** Withdraw an announcement: its records sent again with TTL 0 (RFC 6762 §10.1, goodbye). */
+function withdraw(entry: Entry, ours: Set<string>): Promise<void> {
+  ours.delete(entry.name.toLowerCase());
+  return Promise.all(entry.services.map((s) => new Promise<void>((done) => s.stop?.(() => done())))).then(() => undefined);
+}
+
+export async function announce(modules: readonly SimModule[], port: number, tokenSet: boolean,
   log: (line: string) => void): Promise<Announcer> {
   const bonjour = new Bonjour({}, (e: Error) => log(`announce: ${e.message}`));
   let failed = false;
@@ -64,28 +101,27 @@ export async function announce(modules: readonly ModuleHal[], port: number, toke
     if (!failed) log(`announce: multicast DNS unavailable (${e.message}); not announced`);
     failed = true;
   });
-  const mdns = multicastDns();
-  mdns.on('error', () => {}); // the same failure, reported once above
-  const services: Service[] = [];
-  const names: string[] = [];
   const ours = new Set<string>();
-  try {
-    for (const m of modules) {
-      const base = announcedHostname(m);
-      const name = await freeName(mdns, base, ours);
-      if (name !== base) log(`announce: ${base}.local is taken on the network; announced as ${name}.local`);
-      ours.add(name.toLowerCase());
-      names.push(name);
-      const txt = announcementTxt(m, tokenSet);
-      for (const type of SERVICE_TYPES) services.push(bonjour.publish({ name, type, port, host: `${name}.local`, txt, probe: false }));
-    }
-  } finally {
-    mdns.destroy();
-  }
+  const entries: Entry[] = [];
+  for (const m of modules) entries.push(await publish(bonjour, m, port, tokenSet, ours, log));
+  // A reset that brings another host name (or TXT) into effect: goodbye to the old, probe, announce
+  // the new; one module at a time, in the order of their resets.
+  let closed = false;
+  let queue = Promise.resolve();
+  modules.forEach((m, i) => m.onReset(() => {
+    queue = queue.then(async () => {
+      const old = entries[i];
+      if (closed || (announcedHostname(m) === old.base && JSON.stringify(announcementTxt(m, tokenSet)) === old.txt)) return;
+      await withdraw(old, ours);
+      entries[i] = await publish(bonjour, m, port, tokenSet, ours, log);
+      if (!failed) log(`announce: ${serialText(m.serialNumber)} announced again as ${entries[i].name}.local (was ${old.name}.local)`);
+    }).catch((e: Error) => log(`announce: ${e.message}`));
+  }));
   return {
-    names: failed ? [] : names,
+    names: failed ? [] : entries.map((e) => e.name),
     close: () => new Promise<void>((done) => {
-      bonjour.unpublishAll(() => bonjour.destroy(() => done()));
+      closed = true;
+      void queue.then(() => bonjour.unpublishAll(() => bonjour.destroy(() => done())));
     }),
   };
 }

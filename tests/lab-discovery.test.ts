@@ -8,14 +8,19 @@ import { spawnSync } from 'node:child_process';
 
 const NETNS_SETUP = 'ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo';
 
+/** Run a compiled runner inside a namespace of its own; the last line it prints, parsed. */
+function inNamespace(runner: string): any {
+  const run = path.resolve(__dirname, runner);
+  const r = spawnSync('unshare', ['-n', 'sh', '-c', `${NETNS_SETUP} && exec "${process.execPath}" "${run}"`], { encoding: 'utf8', timeout: 50000 });
+  assert.equal(r.status, 0, `the namespace run failed (this test needs root for unshare -n): ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
 describe('lab discovery by multicast DNS (network namespace)', function () {
   this.timeout(60000);
 
   it('finds announced modules within 5 s, renames a name conflict, and judges lying TXT records by what modules answer', () => {
-    const run = path.resolve(__dirname, 'lab-netns-run.js');
-    const r = spawnSync('unshare', ['-n', 'sh', '-c', `${NETNS_SETUP} && exec "${process.execPath}" "${run}"`], { encoding: 'utf8', timeout: 50000 });
-    assert.equal(r.status, 0, `the namespace run failed (this test needs root for unshare -n): ${r.stderr}`);
-    const seen = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    const seen = inNamespace('lab-netns-run.js');
     assert.equal(seen.announcedA, 'brainstem-f0000001.local');
     // Both services, on the simulator's port, with the TXT record of docs/lab.md.
     for (const type of ['brainstem', 'http']) {
@@ -38,5 +43,19 @@ describe('lab discovery by multicast DNS (network namespace)', function () {
     assert.deepEqual(seen.ghostAnswer, { status: 502, error: 'aErrConnection' });
     assert.equal(seen.healthy, 200);
     assert.equal(seen.targets, 3);
+  });
+
+  it('announces a simulated module again after a reset that brings a new host name into effect, and not after one that changes nothing', () => {
+    const seen = inNamespace('lab-reannounce-run.js');
+    assert.deepEqual(seen.before, ['up brainstem-f0000011 brainstem-f0000011.local']);
+    assert.deepEqual([seen.plainReset, seen.put, seen.save, seen.reset], [200, 200, 200, 200]);
+    assert.deepEqual(seen.afterPlainReset, seen.before, 'a reset that changes nothing announces nothing new');
+    assert.deepEqual(seen.beforeReset, seen.before, 'a host name not yet in effect is not announced');
+    // The old name withdrawn (goodbye, TTL 0) and the new one announced, within 5 s of the reset.
+    const [down, up] = seen.after.slice(1);
+    assert.match(down, /^down brainstem-f0000011 \+\d+$/);
+    assert.equal(up, 'up bench-f11 bench-f11.local');
+    assert.ok(Number(down.split('+')[1]) <= 5000, down);
+    assert.ok(seen.log.some((l: string) => /0xF0000011 announced again as bench-f11\.local \(was brainstem-f0000011\.local\)/.test(l)), seen.log.join('\n'));
   });
 });

@@ -44,6 +44,8 @@ export interface SimModule extends ModuleHal {
   readonly profile: SimProfile;
   /** A system/reset waits for afterResponse(). */
   resetPending(): boolean;
+  /** Run `hook` after every system/reset, once the saved settings are back in effect. */
+  onReset(hook: () => void): void;
   /** Module address and ethernet service ports in effect since the last reset. */
   moduleAddress(): number;
   activeInterfacePort(service: number): number;
@@ -110,6 +112,7 @@ export function createSimModule(options: SimOptions = {}): SimModule {
       if (system.takeReset()) ctx.reboot();
     },
     resetPending: () => system.resetPending(),
+    onReset: (hook) => ctx.onReboot(hook),
     moduleAddress: () => system.moduleAddress(),
     activeInterfacePort: (service) => ethernet.activePort(service),
     setRailLoad: (rail, milliohm) => {
