@@ -13,6 +13,8 @@ import { pins } from './fakes/io';
 import { readBoard, type BoardProfile } from '../hal/device/board';
 import type { EntityHal } from '../hal/types';
 import { manifestBoards } from './manifest-boards';
+import { call } from './helpers';
+import { Api } from '../src/api/api';
 
 /** Every pin a profile gives an entity, with the entity's name. */
 function pinUses(b: BoardProfile): [number, string][] {
@@ -136,5 +138,33 @@ describe('the Raspberry Pi Pico W profile', () => {
     system.set(0, 'led', [], false);
     assert.equal(pins.level.get(32), 0);
     assert.equal(pins.pwm.has(32), false);
+  });
+
+  /**
+   * The RP2040 divider the Moddable SDK sets for `hz` (modules/io/pwm/pico/_pwm.c, pwm_set_freq_duty at
+   * the 125 MHz system clock): clock_div in 1/16ths, its integer part going to an 8-bit register.
+   */
+  const divider = (hz: number): number => {
+    const clock = 125000000;
+    let div = Math.floor(clock / hz / 4096) + (clock % (hz * 4096) !== 0 ? 1 : 0);
+    if (Math.floor(div / 16) === 0) div = 16;
+    return Math.floor(div / 16);
+  };
+
+  it('publishes signal periods up to that of the lowest frequency the SDK\'s divider makes (8 Hz), and refuses longer ones', async () => {
+    assert.equal(b.pwmMinHz, 8);
+    assert.ok(divider(b.pwmMinHz) <= 255, `${b.pwmMinHz} Hz fits the 8-bit divider`);
+    assert.ok(divider(b.pwmMinHz - 1) > 255, `${b.pwmMinHz - 1} Hz overflows it: the limit is the lowest that fits`);
+    freshWorld();
+    const api = new Api([makeModule(b)]);
+    const ops = (await call(api, 'GET', '/api/v1/device/0x1234abcd')).json.response.entities.signal.operations;
+    assert.deepEqual([ops.t3time.min, ops.t3time.max, ops.t2time.max], [3200, 125000000, 125000000]);
+    const put = (op: string, value: number) => call(api, 'PUT', `/api/v1/device/signal/0/${op}`, { value });
+    assert.equal((await put('t3time', 125000000)).status, 200);
+    const longer = await put('t3time', 125000001);
+    assert.equal(longer.status, 400);
+    assert.equal(longer.json.response.message, 't3time: 125000001 is out of range 3200..125000000');
+    assert.equal((await put('enable', 1)).status, 200);
+    assert.equal(pins.pwm.get(b.signal[0])?.hz, 8, 'the longest period runs at 8 Hz');
   });
 });

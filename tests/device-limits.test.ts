@@ -15,11 +15,14 @@ import type { EntityHal, OpLimits } from '../hal/types';
 
 const BASE = '/api/v1/device';
 
+/** A value to prepare with: the operation's own published max on the board. */
+const MAX = 'max';
+
 /** State an at-bound value needs first (the module refuses it otherwise, 409, tested below). */
-const PREPARE: { readonly [route: string]: readonly [string, number][] } = {
-  // The output on, so that each bound also goes through the PWM driver (312.5 kHz .. 2 Hz).
+const PREPARE: { readonly [route: string]: readonly [string, number | typeof MAX][] } = {
+  // The output on, so that each bound also goes through the PWM driver (312.5 kHz .. the board's lowest).
   'signal/t3time': [['enable', 1], ['t2time', 0]],
-  'signal/t2time': [['enable', 1], ['t3time', 500000000]],
+  'signal/t2time': [['enable', 1], ['t3time', MAX]],
   'digital/state': [['configuration', 1]],
   'digital/value': [['configuration', 1]],
   'clock/day': [['month', 1]], // a month of 31 days
@@ -108,7 +111,8 @@ describe('device HAL: published limits are the enforced ones', () => {
       const count = w.entity(r.entity)!.count;
       for (let i = 0; i < count; i++) {
         for (const [prep, v] of PREPARE[`${r.entity}/${r.op}`] ?? []) {
-          const p = await call(w.api, 'PUT', `${BASE}/${r.entity}/${i}/${prep}`, { value: v });
+          const value = v === MAX ? entities[r.entity].operations[prep].max : v;
+          const p = await call(w.api, 'PUT', `${BASE}/${r.entity}/${i}/${prep}`, { value });
           assert.equal(p.status, 200, JSON.stringify(p.json));
         }
         for (const n of accepted) {

@@ -2,6 +2,7 @@
 // (mc/config). An entity with no pins in the profile is absent from the module (404 aErrInvalidEntity).
 
 import config from 'mc/config';
+import { PWM_MIN_HZ } from './ledc';
 
 export interface UartPins {
   /** ECMA-419 Serial port number (UART1, UART2 on ESP32). */
@@ -31,6 +32,12 @@ export interface BoardProfile {
   readonly uart: readonly UartPins[];
   /** PWM outputs that can run at once (LED, servos, signals): 4 on ESP32, the SDK's LEDC channels 4..7. */
   readonly pwmChannels: number;
+  /**
+   * The lowest whole frequency (Hz) the board's PWM makes, so the longest signal period is 1e9 / it
+   * ns: 2 on ESP32 (hal/device/ledc.ts), 8 on RP2040, whose 8-bit integer clock divider the SDK
+   * overflows below that (docs/pico.md).
+   */
+  readonly pwmMinHz: number;
   /** system/led: an LED pin, or -1 for none. */
   readonly led: number;
   /** false when the LED is only on or off (no PWM reaches it: the Pico W's, on the Wi-Fi chip). */
@@ -77,6 +84,7 @@ export function readBoard(raw: Raw | undefined): BoardProfile {
     signal: numbers(b.signal),
     uart: uarts(b.uart),
     pwmChannels: num(b.pwmChannels, 4),
+    pwmMinHz: Math.max(PWM_MIN_HZ, num(b.pwmMinHz, PWM_MIN_HZ)),
     led: num(b.led, -1),
     ledDimmable: b.ledDimmable !== false,
     storeSlots: num(b.storeSlots, 0),

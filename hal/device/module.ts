@@ -97,7 +97,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     };
     if (b.digital.length) e.digital = new DigitalEntity(s, b.digital);
     if (b.servo.length) e.servo = new ServoEntity(s, b.servo, pwm);
-    if (b.signal.length) e.signal = new SignalEntity(s, b.signal, pwm);
+    if (b.signal.length) e.signal = new SignalEntity(s, b.signal, pwm, b.pwmMinHz);
     if (b.uart.length) e.uart = new UartEntity(s, b.uart);
     if (b.analog.length) e.analog = new AnalogEntity(s, b.analog, b.analogFullScale, b.analogAttenuation);
     if (b.storeSlots > 0) e.store = new StoreEntity(s, b.storeSlots, b.slotCapacity);
