@@ -103,11 +103,13 @@ export async function announce(modules: readonly SimModule[], port: number, toke
   });
   const ours = new Set<string>();
   const entries: Entry[] = [];
-  for (const m of modules) entries.push(await publish(bonjour, m, port, tokenSet, ours, log));
-  // A reset that brings another host name (or TXT) into effect: goodbye to the old, probe, announce
-  // the new; one module at a time, in the order of their resets.
+  // First every module's claim, then, one at a time in the order of the resets, each reset that
+  // brings another host name (or TXT) into effect: goodbye to the old, probe, announce the new. The
+  // hooks are in place before the first claim, so a reset while it probes is not missed.
   let closed = false;
-  let queue = Promise.resolve();
+  let queue = (async (): Promise<void> => {
+    for (const m of modules) entries.push(await publish(bonjour, m, port, tokenSet, ours, log));
+  })();
   modules.forEach((m, i) => m.onReset(() => {
     queue = queue.then(async () => {
       const old = entries[i];
@@ -117,6 +119,7 @@ export async function announce(modules: readonly SimModule[], port: number, toke
       if (!failed) log(`announce: ${serialText(m.serialNumber)} announced again as ${entries[i].name}.local (was ${old.name}.local)`);
     }).catch((e: Error) => log(`announce: ${e.message}`));
   }));
+  await queue;
   return {
     names: failed ? [] : entries.map((e) => e.name),
     close: () => new Promise<void>((done) => {
