@@ -60,15 +60,11 @@ export class DeviceTransport implements Transport {
   constructor(socket: TCP, events: TransportEvents, readBuffer: Uint8Array) {
     this.events = events;
     this.readBuffer = readBuffer;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the ECMA-419 callbacks run with `this` bound to the socket
-    const self = this;
-    this.tcp = new TCP({
-      from: socket,
-      format: 'buffer',
-      onReadable(count: number) { self.onReadable(count); },
-      onWritable(count: number) { self.onWritable(count); },
-      onError() { self.onError(); },
-    });
+    const tcp = new TCP({ from: socket, format: 'buffer', onReadable, onWritable, onError }) as OwnedTCP;
+    // The SDK delivers the socket's events later, from its message queue (lwip/tcp.c, lin/tcp.c):
+    // the owner is in place before the first.
+    tcp.owner = this;
+    this.tcp = tcp;
   }
 
   write(bytes: Uint8Array): void {
@@ -129,12 +125,14 @@ export class DeviceTransport implements Transport {
     }
   }
 
-  private onReadable(count: number): void {
+  /** The socket's onReadable (through the module-level callback below). */
+  readableNow(count: number): void {
     this.readable = count;
     this.pump();
   }
 
-  private onWritable(count: number): void {
+  /** The socket's onWritable. */
+  writableNow(count: number): void {
     if (this.done) return;
     this.writable = count;
     if (!this.queue.length) {
@@ -156,8 +154,8 @@ export class DeviceTransport implements Transport {
     this.pump(); // reading may have paused on a full queue
   }
 
-  /** The peer closed (its FIN, after its bytes were read) or the socket failed. */
-  private onError(): void {
+  /** The socket's onError: the peer closed (its FIN, after its bytes were read) or the socket failed. */
+  failedNow(): void {
     if (this.done) return;
     this.events.end(this); // the Connection closes: close() below lingers while an answer is queued
     if (this.done) return;
@@ -193,3 +191,14 @@ export class DeviceTransport implements Transport {
   }
 }
 Object.freeze(DeviceTransport.prototype);
+
+/** A socket that knows its transport: one property on it instead of three closures per connection. */
+interface OwnedTCP extends TCP {
+  owner: DeviceTransport;
+}
+
+// The socket callbacks, one set for every connection (preloaded, in flash): the SDK calls each with
+// `this` bound to the socket.
+function onReadable(this: TCP, count: number): void { (this as OwnedTCP).owner.readableNow(count); }
+function onWritable(this: TCP, count: number): void { (this as OwnedTCP).owner.writableNow(count); }
+function onError(this: TCP): void { (this as OwnedTCP).owner.failedNow(); }

@@ -62,20 +62,18 @@ export class RequestParser implements HttpRequest {
 
   private state: number = HEAD;
   private readonly head = new ByteBuffer(HEAD_INITIAL, HEAD_MAX);
-  private readonly bodyBuffer = new ByteBuffer(BODY_INITIAL, BODY_MAX);
-  private readonly chunks = new ChunkedDecoder();
+  // Made when a request first has a body (a chunked one): most connections never need them.
+  private bodyBuffer: ByteBuffer | null = null;
+  private chunks: ChunkedDecoder | null = null;
   private requestLineEnd = -1; // index of the LF ending the request line
   private lineStart = 0;
   private fieldCount = 0;
   private leadingCR = false; // a CR of an empty line before the request line, its LF still to come
   private remaining = 0; // bytes left in a Content-Length body
   private readonly framing = new HeadFraming();
-  /** Decodes a whole head for the fast path; null keeps every head on the byte path. */
-  private readonly codec: TextCodec | null;
 
-  constructor(codec: TextCodec | null = standardTextCodec()) {
-    this.codec = codec;
-  }
+  /** `codec` decodes a whole head for the fast path; null keeps every head on the byte path. */
+  constructor(private readonly codec: TextCodec | null = standardTextCodec()) {}
 
   /** Forget the last request and give back buffer room it needed. */
   reset(): void {
@@ -95,8 +93,8 @@ export class RequestParser implements HttpRequest {
     this.errorStatus = 0;
     this.errorMessage = '';
     this.head.clear();
-    this.bodyBuffer.clear();
-    this.chunks.reset();
+    if (this.bodyBuffer) this.bodyBuffer.clear();
+    if (this.chunks) this.chunks.reset();
     this.requestLineEnd = -1;
     this.lineStart = 0;
     this.fieldCount = 0;
@@ -114,17 +112,19 @@ export class RequestParser implements HttpRequest {
     return this.state === BODY || this.state === CHUNKED;
   }
 
+  private bodyBytes(): ByteBuffer { return this.bodyBuffer ?? (this.bodyBuffer = new ByteBuffer(BODY_INITIAL, BODY_MAX)); }
+
   /** Bytes of buffer storage held now (head and body). */
   get bytesHeld(): number {
-    return this.head.held + this.bodyBuffer.held;
+    return this.head.held + (this.bodyBuffer ? this.bodyBuffer.held : 0);
   }
 
   body(): Uint8Array {
-    return this.bodyBuffer.view();
+    return this.bodyBytes().view();
   }
 
   bodyText(codec: TextCodec): string {
-    return this.bodyBuffer.text(codec);
+    return this.bodyBytes().text(codec);
   }
 
   /**
@@ -141,16 +141,18 @@ export class RequestParser implements HttpRequest {
     } else if (this.state === BODY) {
       const n = end - i < this.remaining ? end - i : this.remaining;
       // A body that arrives whole in one read is answered before the next read: viewed, not copied.
-      if (n === this.remaining && this.bodyBuffer.length === 0) this.bodyBuffer.lend(data, i, i + n);
-      else this.bodyBuffer.append(data, i, i + n);
+      const b = this.bodyBytes();
+      if (n === this.remaining && b.length === 0) b.lend(data, i, i + n);
+      else b.append(data, i, i + n);
       i += n;
       this.remaining -= n;
       if (this.remaining === 0) this.state = DONE;
     } else if (this.state === CHUNKED) {
-      const r = this.chunks.decode(data, i, end, this.bodyBuffer);
-      i += this.chunks.consumed;
+      const chunks = this.chunks ?? (this.chunks = new ChunkedDecoder());
+      const r = chunks.decode(data, i, end, this.bodyBytes());
+      i += chunks.consumed;
       if (r === CHUNKS_DONE) this.state = DONE;
-      else if (r === CHUNKS_FAILED) this.fail(this.chunks.errorStatus, this.chunks.errorMessage);
+      else if (r === CHUNKS_FAILED) this.fail(chunks.errorStatus, chunks.errorMessage);
     }
     this.consumed = i - start;
     if (this.state === DONE) return COMPLETE;
