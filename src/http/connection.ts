@@ -42,11 +42,13 @@ export interface ConnectionOptions {
   codec?: TextCodec;
   /** The client's address (HttpRequest.peer), for per-client limits. */
   peer?: string;
+  /** The answer being made, shared by a server's connections: each is made and written in one call. */
+  response?: HttpResponse;
 }
 
 export class Connection implements SlotHolder {
   private readonly parser: RequestParser;
-  private readonly response = new HttpResponse();
+  private readonly response: HttpResponse;
   private readonly handler: RequestHandler;
   /** Where its answers go (the device notes whose answer a reset waits for). */
   readonly transport: Transport;
@@ -79,6 +81,7 @@ export class Connection implements SlotHolder {
     this.now = options?.now ?? Date.now;
     this.idleTimeoutMs = options?.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
     this.codec = options?.codec ?? standardTextCodec();
+    this.response = options?.response ?? new HttpResponse();
     this.parser = new RequestParser(this.codec);
     this.body = new StreamedBody(transport, this.codec);
     this.lastActivity = this.now();
@@ -178,10 +181,7 @@ export class Connection implements SlotHolder {
     else this.close();
   }
 
-  /**
-   * Answer with an error and close without reading a request (e.g. too many connections: 503);
-   * `retryAfterS` > 0 adds a Retry-After header.
-   */
+  /** Answer with an error and close without reading a request (503 at the cap); Retry-After when `retryAfterS` > 0. */
   refuse(status: number, message: string, retryAfterS?: number): void {
     this.fail(status, message, retryAfterS);
   }

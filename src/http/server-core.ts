@@ -4,6 +4,7 @@
 // every TICK_MS, checks each admitted connection's deadlines and ticks its event stream.
 
 import { Connection, type RequestHandler, type Transport } from './connection';
+import { HttpResponse } from './request';
 import { ConnectionSlots } from './connection-slots';
 import type { TextCodec } from '../../util/text';
 
@@ -25,6 +26,8 @@ export class ServerCore {
   private readonly now: () => number;
   private readonly idleTimeoutMs: number | undefined;
   private readonly codec: TextCodec | undefined;
+  /** One answer in the making for every connection: a connection makes and writes its answer in one call. */
+  private readonly response = new HttpResponse();
 
   constructor(handler: RequestHandler, options: ServerCoreOptions) {
     this.handler = handler;
@@ -36,7 +39,9 @@ export class ServerCore {
 
   /** The Connection of a new socket; `peer` is the client's address. admit() it next. */
   connect(transport: Transport, peer: string): Connection {
-    return new Connection(this.handler, transport, { now: this.now, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec, peer });
+    return new Connection(this.handler, transport, {
+      now: this.now, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec, peer, response: this.response,
+    });
   }
 
   /**

@@ -8,6 +8,7 @@
 //              4 connections (request buffers; the shared Api is not counted), written = response bytes.
 
 import { Connection, type Transport } from '../../src/http/connection';
+import { HttpResponse } from '../../src/http/request';
 import { Api } from '../../src/api/api';
 import { createSimModule } from '../../hal/sim/index';
 import type { ModuleHal } from '../../hal/types';
@@ -45,8 +46,9 @@ function setUp(): void {
   if (!hal) makeHal();
   api = new Api([hal!], { codec });
   conns = [];
+  const response = new HttpResponse(); // one for every connection, as a server's core makes them
   for (let i = 0; i < CONNECTIONS; i++) {
-    const c = new Connection(api, transport, { now, codec });
+    const c = new Connection(api, transport, { now, codec, response });
     c.receive(HALF);
     conns.push(c);
   }
