@@ -10,14 +10,11 @@
 //   node tools/mcsim-churn-load.mjs [--port 8080] [--pairs 40] [--fetches 10]
 
 import * as http from 'node:http';
+import { parseArgs } from 'node:util';
 
-function arg(name, dflt) {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-}
-const PORT = arg('--port', 8080);
-const PAIRS = arg('--pairs', 40);
-const FETCHES = arg('--fetches', 10);
+const { values } = parseArgs({ options: { port: { type: 'string', default: '8080' }, pairs: { type: 'string', default: '40' },
+  fetches: { type: 'string', default: '10' } } });
+const [PORT, PAIRS, FETCHES] = [values.port, values.pairs, values.fetches].map(Number);
 
 /** One request on a connection of its own; resolves with its status (0: no answer) and body. */
 function exchange(method, path, body) {
