@@ -30,12 +30,15 @@ export class Pacer {
   /** When the engine is next free (ms, performance.now()). */
   private freeAt = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** Sockets with a turn waiting: kept paused until it is taken. */
+  private readonly waiting = new Set<PacedSocket>();
 
   constructor(private readonly ms: number, private readonly deliver: (connection: Connection, bytes: Uint8Array, end: number) => void) {}
 
   /** A read (bytes[0, end), copied: the caller's buffer is reused) or, with `bytes` null, an end. */
   push(socket: PacedSocket, connection: Connection, bytes: Uint8Array | null, end: number): void {
     socket.pause();
+    this.waiting.add(socket);
     this.queue.push({ connection, bytes: bytes === null ? null : Buffer.from(bytes.subarray(0, end)), socket, at: performance.now() });
     if (this.timer === null) this.schedule();
   }
@@ -52,6 +55,7 @@ export class Pacer {
   private next(): void {
     this.timer = null;
     const turn = this.queue[this.head++];
+    this.waiting.delete(turn.socket);
     if (this.head === this.queue.length) {
       this.queue.length = 0;
       this.head = 0;
@@ -67,7 +71,13 @@ export class Pacer {
     if (this.head < this.queue.length) this.schedule();
   }
 
+  /** Does `socket` have a turn waiting (so it must stay paused)? */
+  holds(socket: PacedSocket): boolean {
+    return this.waiting.has(socket);
+  }
+
   close(): void {
+    this.waiting.clear();
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.queue.length = 0;

@@ -107,7 +107,8 @@ function adopt(socket: net.Socket, shared: Shared): Connection {
     shared.core.closed(connection);
   });
   if (!shared.core.admit(connection)) return connection; // answered 503: it reads nothing more
-  socket.on('drain', () => socket.resume());
+  // A paced socket stays paused while its turn waits (pacer.ts).
+  socket.on('drain', () => { if (!shared.pacer?.holds(socket)) socket.resume(); });
   socket.on('end', () => (shared.pacer ? shared.pacer.push(socket, connection, null, 0) : connection.end()));
   return connection;
 }
