@@ -3,13 +3,13 @@
 // as it comes. Every forwarded request goes through here, so it makes no stream, promise chain or
 // header object of its own for a finite answer: the chunks as undici delivers them, joined once.
 
-import { PassThrough, type Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
+import { RelayedStream } from './relayed-stream';
 
 export type Exchanged =
   | { kind: 'answer'; status: number; headers: IncomingHttpHeaders; body: Buffer }
-  | { kind: 'stream'; status: number; headers: IncomingHttpHeaders; body: Readable }
+  | { kind: 'stream'; status: number; headers: IncomingHttpHeaders; body: RelayedStream }
   | { kind: 'too-large' }
   | { kind: 'failed'; error: Error };
 
@@ -22,7 +22,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private size = 0;
   private status = 0;
   private headers: IncomingHttpHeaders = {};
-  private relay: PassThrough | null = null;
+  private relay: RelayedStream | null = null;
 
   constructor(private readonly done: (r: Exchanged) => void, private readonly streamable: boolean, private readonly max: number) {}
 
@@ -33,20 +33,15 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.headers = headers;
     const type = headers['content-type'];
     if (!this.streamable || status !== 200 || typeof type !== 'string' || !type.startsWith('text/event-stream')) return;
-    const relay = new PassThrough();
+    const relay = new RelayedStream(controller); // the client gone, it aborts the module's stream
     this.relay = relay;
-    // The client went away (the relay destroyed): the module's stream is closed too.
-    relay.once('close', () => { if (!controller.aborted) controller.abort(new Error('relay closed')); });
     this.done({ kind: 'stream', status, headers, body: relay });
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     const relay = this.relay;
     if (relay) {
-      if (!relay.write(chunk)) {
-        controller.pause();
-        relay.once('drain', () => controller.resume());
-      }
+      relay.push(chunk);
       return;
     }
     this.size += chunk.length;
@@ -64,7 +59,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    if (this.relay) this.relay.destroy();
+    if (this.relay) this.relay.fail(error);
     else this.done(error instanceof TooLarge ? { kind: 'too-large' } : { kind: 'failed', error });
   }
 }

@@ -1,17 +1,18 @@
 // Forwarding one request to the module that serves its serial, and its answer back unchanged: the
 // status, the headers that describe the body, the body byte for byte (an event stream relayed as it
 // comes). The client's Origin and Sec-Fetch-Site were judged here and stay here; the module gets
-// the token the operator gave for it (or the client's own when there is none to give).
+// the token the operator gave for it (or the client's own when there is none to give). The answer
+// comes later than the request handler returns: a PendingAnswer (src/http/request.ts) that the
+// client's Connection sends once the module's answer (or the reason there is none) is in.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequest, HttpResponse, PendingAnswer, ResponseStream } from '../src/http/request';
 import type { ModuleLink, Outcome, Outgoing } from './link';
+import { aErrUnknown } from '../hal/kit/errors';
 
-/** Answer headers passed on: those that describe the body or how to use it. */
-const PASSED = Object.freeze(['content-type', 'content-encoding', 'cache-control', 'date', 'allow', 'retry-after',
-  'www-authenticate', 'etag', 'last-modified', 'vary']);
-
-/** Request headers passed on to the module. */
-const SENT = Object.freeze(['content-type', 'accept-encoding', 'if-none-match', 'access-control-request-method']);
+/** Answer headers passed on besides Content-Type: those that describe the body or how to use it. */
+const PASSED = Object.freeze([['content-encoding', 'Content-Encoding'], ['cache-control', 'Cache-Control'], ['date', 'Date'],
+  ['allow', 'Allow'], ['retry-after', 'Retry-After'], ['www-authenticate', 'WWW-Authenticate'], ['etag', 'ETag'],
+  ['last-modified', 'Last-Modified'], ['vary', 'Vary']] as const);
 
 export interface ForwardPlan {
   link: ModuleLink;
@@ -22,51 +23,79 @@ export interface ForwardPlan {
   stream: boolean;
 }
 
-export function outgoing(req: IncomingMessage, body: Buffer | null, plan: ForwardPlan): Outgoing {
+/** The request for the module: its method and target, the headers it needs, the body (copied: the request's is a view). */
+export function outgoing(req: HttpRequest, plan: ForwardPlan): Outgoing {
   const headers: Record<string, string> = {};
-  for (const name of SENT) {
-    const v = req.headers[name];
-    if (typeof v === 'string') headers[name] = v;
-  }
+  if (req.acceptEncoding) headers['accept-encoding'] = req.acceptEncoding;
+  if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
+  if (req.accessControlRequestMethod) headers['access-control-request-method'] = req.accessControlRequestMethod;
   if (plan.token !== '') headers.authorization = 'Bearer ' + plan.token;
-  else if (plan.passAuthorization && typeof req.headers.authorization === 'string') headers.authorization = req.headers.authorization;
-  return { method: req.method ?? 'GET', path: req.url ?? '/', headers, body };
+  else if (plan.passAuthorization && req.authorization) headers.authorization = req.authorization;
+  return { method: req.method, path: req.target, headers, body: req.method === 'PUT' ? Buffer.from(req.body()) : null };
 }
 
-/** The header lines of `extra` (each ending in CRLF) added to `headers`; a second Vary joins the first. */
-export function addLines(headers: Record<string, string>, extra: string): void {
-  for (const line of extra.split('\r\n')) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    headers[name] = name === 'vary' && headers.vary ? headers.vary + ', ' + value : value;
-  }
-}
+/** A HEAD answer that came chunked (a module's streamed description): the head alone says so again. */
+const NO_BODY: ResponseStream = Object.freeze({ poll: () => null, close: () => undefined });
 
-/** Write a module's answer (not an error outcome) to the client. `cors`: this server's CORS lines. */
-export function relay(req: IncomingMessage, res: ServerResponse, o: Exclude<Outcome, { kind: 'error' }>, cors: string): void {
-  const headers: Record<string, string> = {};
-  for (const name of PASSED) {
+/** Put a module's answer (not an error outcome) in `res`. `extra`: this server's own header lines (CORS). */
+export function relay(method: string, res: HttpResponse, o: Exclude<Outcome, { kind: 'error' }>, extra: string): void {
+  res.status = o.status;
+  const type = o.headers['content-type'];
+  res.contentType = typeof type === 'string' ? type : 'application/octet-stream';
+  let lines = '';
+  for (const [name, text] of PASSED) {
     const v = o.headers[name];
-    if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : v;
+    if (v !== undefined) lines += text + ': ' + (Array.isArray(v) ? v.join(', ') : v) + '\r\n';
   }
-  addLines(headers, cors);
-  res.sendDate = false; // the module's own Date, when it sent one
+  res.extraHeaders = lines + extra;
   if (o.kind === 'stream') {
-    res.writeHead(o.status, headers);
-    res.flushHeaders();
-    o.body.on('data', (chunk: Buffer) => res.write(chunk));
-    o.body.on('end', () => res.end());
-    o.body.on('error', () => res.destroy());
-    res.on('close', () => o.body.destroy());
-    return;
+    res.stream = o.body;
+    res.streamEnds = true; // chunked to the client; the module's end ends it
+  } else if (method !== 'HEAD') {
+    res.bytes = o.body;
+  } else if (typeof o.headers['content-length'] === 'string') {
+    res.length = Number(o.headers['content-length']) || 0;
+  } else if (o.headers['transfer-encoding'] !== undefined) {
+    res.stream = NO_BODY;
+    res.streamEnds = true;
+  } else {
+    res.length = 0;
   }
-  const bodyless = o.status === 204 || o.status === 304;
-  if (!bodyless) {
-    const length = o.headers['content-length'];
-    headers['content-length'] = req.method === 'HEAD' && typeof length === 'string' ? length : String(o.body.length);
+}
+
+/**
+ * The answer of a forwarded request: `sending` resolves with the module's outcome, `make` puts it
+ * in the client's response once the Connection asks (fill). A relayed stream wakes the Connection
+ * whenever more of it comes.
+ */
+export class Forwarded implements PendingAnswer {
+  private outcome: Outcome | null = null;
+  private ready: (() => void) | null = null;
+  private cancelled = false;
+
+  constructor(sending: Promise<Outcome>, private readonly make: (o: Outcome, res: HttpResponse) => void) {
+    sending.then((o) => this.settle(o), (e: Error) => this.settle({ kind: 'error', code: aErrUnknown, message: 'internal error: ' + e.message }));
   }
-  res.writeHead(o.status, headers);
-  res.end(bodyless || req.method === 'HEAD' ? undefined : o.body);
+
+  wait(ready: () => void): void {
+    this.ready = ready;
+  }
+
+  fill(res: HttpResponse): void {
+    const o = this.outcome!;
+    if (o.kind === 'stream') o.body.wake = this.ready!;
+    this.make(o, res);
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+    if (this.outcome?.kind === 'stream') this.outcome.body.close();
+  }
+
+  private settle(o: Outcome): void {
+    this.outcome = o;
+    if (this.cancelled) {
+      if (o.kind === 'stream') o.body.close();
+    } else if (this.ready) this.ready();
+  }
 }

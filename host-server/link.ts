@@ -4,8 +4,8 @@
 // (GET /api/v1/device), kept fresh by a probe once a second while nothing else was heard from it.
 
 import { Pool, errors } from 'undici';
-import type { Readable } from 'node:stream';
 import { Exchange, type Exchanged } from './exchange';
+import type { RelayedStream } from './relayed-stream';
 import { aErrConnection, aErrResource, aErrTimeout } from '../hal/kit/errors';
 
 /** A module that does not answer within this long: 504 (docs/lab.md). */
@@ -34,7 +34,7 @@ export interface Outgoing {
 /** A module's answer (a finite body read whole, or an event stream to relay), or why there is none. */
 export type Outcome =
   | { kind: 'answer'; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
-  | { kind: 'stream'; status: number; headers: Record<string, string | string[] | undefined>; body: Readable }
+  | { kind: 'stream'; status: number; headers: Record<string, string | string[] | undefined>; body: RelayedStream }
   | { kind: 'error'; code: number; message: string; retryAfter?: number };
 
 interface Waiter {
@@ -96,7 +96,7 @@ export class ModuleLink {
         headersTimeout: left, bodyTimeout: stream ? 0 : left }, new Exchange(resolve, stream, ANSWER_MAX));
     });
     if (r.kind === 'stream') {
-      r.body.once('close', () => this.release());
+      r.body.whenClosed(() => this.release());
     } else {
       this.release();
     }

@@ -1,6 +1,6 @@
 // `make host-server`: one endpoint (port 9005) for every module of a lab (docs/lab.md).
 //   node build/host-server/main.js [--port 9005] [--host 127.0.0.1] [--module http://ADDR[:PORT]]...
-//     [--no-discovery] [--tokens FILE] [--module-connections 4] [--queue 64] [--allow-host NAME]...
+//     [--no-discovery] [--tokens FILE] [--module-connections 4] [--queue 64] [--connections 512] [--allow-host NAME]...
 //     [--cors ORIGIN,...] [--token TOKEN [--token-reads]]
 
 import { parseOptions, UsageError, USAGE, type HostConfig } from './options';
@@ -35,7 +35,9 @@ async function main(): Promise<void> {
   }
   const registry = new Registry(config.moduleConnections, config.queue);
   for (const origin of config.modules) registry.add(origin);
-  const running = await startHostServer({ port: config.port, host: config.host, registry, access: config.access, tokens: config.tokens })
+  const running = await startHostServer({
+    port: config.port, host: config.host, registry, access: config.access, tokens: config.tokens, maxConnections: config.connections,
+  })
     .catch((e: NodeJS.ErrnoException) => fail(listenError(e, config)));
   let discovery: Discovery | null = null;
   if (config.discovery) discovery = browse(registry, (line) => console.error(line));

@@ -6,6 +6,9 @@ import { parseArgs } from 'node:util';
 import type { AccessOptions } from '../src/api/access/access';
 import { parseTokens } from './tokens';
 
+/** Client connections the host server serves at once unless --connections says otherwise. */
+export const CONNECTIONS_DEFAULT = 512;
+
 export const USAGE = `usage: node build/host-server/main.js [options]
   --port N                TCP port (default 9005, the reference host server's; 0 picks a free one)
   --host ADDR             address to listen on (default 127.0.0.1)
@@ -17,6 +20,8 @@ export const USAGE = `usage: node build/host-server/main.js [options]
   --module-connections N  connections each module serves (default 4, a module's); the host server
                           opens at most N-1 to each, so a browser can still reach the module itself
   --queue N               requests that may wait for a module's connection (default 64, then 503)
+  --connections N         client connections served at once (default 512); at the cap a newcomer
+                          takes the slot of an idle client or of a request stalled over 2 s
   --allow-host NAME       also accept requests whose Host is NAME (repeatable); always accepted:
                           IP literals, localhost and this machine's name (DNS-rebinding check)
   --cors ORIGIN[,...]     allow these origins to read answers and to PUT from a browser ('*': any)
@@ -37,6 +42,8 @@ export interface HostConfig {
   tokens: Map<number | '*', string>;
   moduleConnections: number;
   queue: number;
+  /** Client connections served at once. */
+  connections: number;
   access: AccessOptions;
 }
 
@@ -48,6 +55,7 @@ const FLAGS = {
   tokens: { type: 'string' },
   'module-connections': { type: 'string' },
   queue: { type: 'string' },
+  connections: { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
   cors: { type: 'string', multiple: true },
   token: { type: 'string' },
@@ -109,6 +117,7 @@ export function parseOptions(argv: string[]): HostConfig {
     tokens,
     moduleConnections: intOption(values['module-connections'], 'module-connections', 4, 2, 1024),
     queue: intOption(values.queue, 'queue', 64, 0, 100000),
+    connections: intOption(values.connections, 'connections', CONNECTIONS_DEFAULT, 1, 100000),
     access: { token: token ?? '', tokenReads: values['token-reads'] === true, allowHosts: values['allow-host'] ?? [], cors: origins },
   };
 }

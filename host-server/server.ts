@@ -1,26 +1,29 @@
-// The host server's HTTP front (node:http): one endpoint for every module of a lab (docs/lab.md).
-// It answers GET /api/v1/device (the modules it knows), GET /api/v1/targets (for
-// Prometheus) and GET /api/v1 itself, and forwards /api/v1/{device|brainstem}/{serial}/... to the
-// module. Access control is the modules' own (src/api/access/access.ts) and runs before anything else.
+// The host server: one endpoint for every module of a lab (docs/lab.md). Its front is the modules'
+// own HTTP core over Node's sockets, as the simulator's is (host-sim/server.ts: framing, limits,
+// deadlines, the connection cap and who gets a slot at it). It answers GET /api/v1/device (the modules
+// it knows), GET /api/v1/targets (for Prometheus) and GET /api/v1 itself, and forwards
+// /api/v1/{device|brainstem}/{serial}/... to the module, the answer coming later (forward.ts).
+// Access control is the modules' own (src/api/access/access.ts) and runs before anything else.
 
-import * as http from 'node:http';
 import * as os from 'node:os';
-import type { AddressInfo } from 'node:net';
 import { AccessControl, type AccessOptions } from '../src/api/access/access';
 import { AnswerHeaders } from '../src/api/answer-headers';
 import { envelope, errorResponse, TimestampClock } from '../src/api/values/envelope';
+import { failureCode } from '../src/api/api';
 import { READ_ALLOW, unknownMethod, notAllowed, pick } from '../src/api/route/methods';
 import { INDEX_RESPONSE } from '../src/api/access/site';
 import { parseJson } from '../src/api/values/request-body';
 import { parsePath, ADDRESS_ROUTE } from '../src/api/route/parse-path';
 import { isEventsPath } from '../src/api/resources/events';
 import { hexPrefix, parseSerial, serialText } from '../src/api/route/serial';
-import { BODY_MAX } from '../src/http/http-limits';
-import { ApiError, aErrConnection, aErrDuplicate, aErrNotFound, aErrSize, aErrUnknown, statusOf } from '../hal/kit/errors';
-import type { HttpRequest } from '../src/http/request';
+import { ApiError, aErrConnection, aErrDuplicate, aErrNotFound, aErrUnknown, statusOf } from '../hal/kit/errors';
+import type { HttpRequest, HttpResponse, RequestHandler } from '../src/http/request';
+import { nodeTextCodec, startServer, type RunningServer } from '../host-sim/server';
 import type { Registry, Found } from './registry';
-import { addLines, outgoing, relay } from './forward';
+import { Forwarded, outgoing, relay } from './forward';
+import type { Outcome } from './link';
 import { tokenFor } from './tokens';
+import { CONNECTIONS_DEFAULT } from './options';
 
 export interface HostServerOptions {
   port: number;
@@ -28,13 +31,18 @@ export interface HostServerOptions {
   registry: Registry;
   access: AccessOptions;
   tokens: ReadonlyMap<number | '*', string>;
+  /**
+   * Most client connections served at once (default CONNECTIONS_DEFAULT). At the cap a newcomer takes
+   * the slot of the longest-idle connection or of the oldest partial request older than 2 s, else it
+   * is answered 503 with Retry-After: 1, as at a module (src/http/connection-slots.ts).
+   */
+  maxConnections?: number;
+  /** Millisecond clock of the front's deadlines and slot ages (tests pass a fake one); default the wall clock. */
+  now?: () => number;
 }
 
-export interface RunningHostServer {
-  readonly server: http.Server;
-  readonly port: number;
-  close(): Promise<void>;
-}
+/** The front's socket server: its port, open sockets and slots (stats), its timer's check (tests), close. */
+export type RunningHostServer = RunningServer;
 
 const DEVICE_PREFIX = /^\/api\/v1\/(?:device|brainstem)(?:\/|$)/;
 
@@ -46,49 +54,30 @@ interface Front {
   readonly headers: AnswerHeaders;
 }
 
-/** The few request headers access control reads, as the HTTP core hands them (src/http/request.ts). */
-function accessView(req: http.IncomingMessage, body: Buffer): HttpRequest {
-  const h = (v: string | string[] | undefined): string => (v === undefined ? '' : Array.isArray(v) ? v.join(', ') : v.trim());
-  return {
-    method: req.method ?? 'GET', target: req.url ?? '/', versionMinor: req.httpVersionMinor === 0 ? 0 : 1,
-    host: h(req.headers.host), origin: h(req.headers.origin), secFetchSite: h(req.headers['sec-fetch-site']),
-    authorization: h(req.headers.authorization), acceptEncoding: h(req.headers['accept-encoding']),
-    ifNoneMatch: h(req.headers['if-none-match']), accessControlRequestMethod: h(req.headers['access-control-request-method']),
-    peer: req.socket.remoteAddress ?? '', body: () => body, bodyText: () => body.toString('utf8'),
-  };
-}
-
 /** An answer made here: the envelope (or raw JSON for /api/v1/targets) with no-store, Date and CORS. */
-function answer(front: Front, res: http.ServerResponse, status: number, body: string, extra: string): void {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  addLines(headers, front.headers.at(Date.now()) + extra);
-  res.sendDate = false;
-  headers['content-length'] = String(Buffer.byteLength(body));
-  res.writeHead(status, headers);
-  res.end(res.req.method === 'HEAD' ? undefined : body);
+function answer(front: Front, res: HttpResponse, status: number, body: string, extra: string): void {
+  res.status = status;
+  res.body = body; // the HTTP core leaves it out for HEAD
+  res.extraHeaders += front.headers.at(Date.now()) + extra;
 }
 
-function fail(front: Front, res: http.ServerResponse, e: ApiError, path: string, parameters: string, extra: string): void {
+function fail(front: Front, res: HttpResponse, e: ApiError, path: string, parameters: string, extra: string): void {
   const body = envelope(front.clock.format(Date.now()), path, parameters, errorResponse(e.code, e.message));
   answer(front, res, e.status || statusOf(e.code), body, extra);
 }
 
 /** GET/HEAD only (405 with Allow otherwise); OPTIONS answered 204. Returns false when answered. */
-function readOnly(front: Front, req: http.IncomingMessage, res: http.ServerResponse, view: HttpRequest, path: string, cors: string): boolean {
+function readOnly(front: Front, req: HttpRequest, res: HttpResponse, path: string, cors: string): boolean {
   if (req.method === 'GET' || req.method === 'HEAD') return true;
   if (req.method === 'OPTIONS') {
-    res.writeHead(204, { allow: READ_ALLOW, ...linesObject(cors + front.access.preflightHeaders(view, READ_ALLOW)) });
-    res.end();
+    res.status = 204;
+    res.allow = READ_ALLOW;
+    res.extraHeaders += cors + front.access.preflightHeaders(req, READ_ALLOW);
     return false;
   }
-  fail(front, res, notAllowed(req.method ?? '', path, READ_ALLOW), path, '{}', 'Allow: ' + READ_ALLOW + '\r\n' + cors);
+  res.allow = READ_ALLOW;
+  fail(front, res, notAllowed(req.method, path, READ_ALLOW), path, '{}', cors);
   return false;
-}
-
-function linesObject(lines: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  addLines(out, lines);
-  return out;
 }
 
 /** The module a path names: by its serial, or the only one when the path has none. */
@@ -124,61 +113,61 @@ function isWrite(method: string, path: string): boolean {
   return route !== null && route.get === 'none';
 }
 
-async function route(front: Front, req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): Promise<void> {
-  const url = req.url ?? '/';
+function route(front: Front, req: HttpRequest, res: HttpResponse): void {
+  const url = req.target;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  const text = req.method === 'PUT' ? body.toString('utf8') : '';
+  const text = req.method === 'PUT' ? req.bodyText(nodeTextCodec) : '';
   const parsed = req.method === 'PUT' ? parseJson(text) : null;
   const parameters = parsed !== null && !(parsed instanceof ApiError) ? text : '{}';
-  const view = accessView(req, body);
   const extra = { extraHeaders: '' };
   let cors = '';
   try {
-    front.access.checkHost(view, []);
-    cors = front.access.corsHeaders(view);
-    const unknown = unknownMethod(req.method ?? '');
+    front.access.checkHost(req, []);
+    cors = front.access.corsHeaders(req);
+    const unknown = unknownMethod(req.method);
     if (unknown) throw unknown;
-    if (body.length > BODY_MAX) throw new ApiError(aErrSize, `body longer than ${BODY_MAX} bytes`, 413);
     if (path === '/api/v1' || path === '/api/v1/targets' || path === '/api/v1/device' || path === '/api/v1/brainstem') {
-      if (!readOnly(front, req, res, view, path, cors)) return;
-      front.access.authorize(view, false, extra);
+      if (!readOnly(front, req, res, path, cors)) return;
+      front.access.authorize(req, false, extra);
       const stamp = front.clock.format(Date.now());
       if (path === '/api/v1/targets') return answer(front, res, 200, front.options.registry.targets(), cors);
       const response = path === '/api/v1' ? INDEX_RESPONSE : front.options.registry.listing();
       return answer(front, res, 200, envelope(stamp, path, '{}', response), cors);
     }
     if (!DEVICE_PREFIX.test(path)) throw new ApiError(aErrNotFound, `no resource ${path} on this host server; GET /api/v1 lists what there is`);
-    if (req.method !== 'OPTIONS') front.access.authorize(view, isWrite(req.method ?? '', path), extra);
+    if (req.method !== 'OPTIONS') front.access.authorize(req, isWrite(req.method, path), extra);
     const found = target(front, path);
     if (found instanceof ApiError) throw found;
     const own = front.options.access.token ?? '';
     const plan = { link: found.link, token: tokenFor(front.options.tokens, found.entry.serial), passAuthorization: own === '', stream: isEventsPath(path) };
-    const o = await found.link.send(outgoing(req, req.method === 'PUT' ? body : null, plan), plan.stream);
-    if (o.kind === 'error') {
-      const retry = o.retryAfter ? `Retry-After: ${o.retryAfter}\r\n` : '';
-      return fail(front, res, new ApiError(o.code, o.message), path, parameters, retry + cors);
-    }
-    const preflight = req.method === 'OPTIONS' && o.status === 204 ? front.access.preflightHeaders(view, String(o.headers.allow ?? '')) : '';
-    relay(req, res, o, cors + preflight);
+    // The request (its strings) stays as it is until the answer has gone (PendingAnswer).
+    res.pending = new Forwarded(found.link.send(outgoing(req, plan), plan.stream), (o: Outcome, later: HttpResponse) => {
+      if (o.kind === 'error') {
+        const retry = o.retryAfter ? `Retry-After: ${o.retryAfter}\r\n` : '';
+        return fail(front, later, new ApiError(o.code, o.message), path, parameters, retry + cors);
+      }
+      const preflight = req.method === 'OPTIONS' && o.status === 204 ? front.access.preflightHeaders(req, String(o.headers.allow ?? '')) : '';
+      relay(req.method, later, o, cors + preflight);
+    });
   } catch (e) {
     const err = e instanceof ApiError ? e : new ApiError(aErrUnknown, 'internal error: ' + (e as Error).message);
     fail(front, res, err, path, parameters, extra.extraHeaders + cors);
   }
 }
 
-/** Read the body (at most BODY_MAX + 1 bytes are kept: more is 413), then answer. */
-function serve(front: Front, req: http.IncomingMessage, res: http.ServerResponse): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on('data', (c: Buffer) => {
-    if (size <= BODY_MAX) chunks.push(c);
-    size += c.length;
-  });
-  req.on('end', () => {
-    route(front, req, res, Buffer.concat(chunks)).catch(() => res.destroy());
-  });
-  req.on('error', () => res.destroy());
+/** The HTTP core's request handler: route() for a request, the envelope for the core's own refusals (400, 408, 501...). */
+function handler(front: Front): RequestHandler {
+  return {
+    handle: (req, res) => route(front, req, res),
+    fail(status: number, message: string, target: string, res: HttpResponse): void {
+      const q = target.indexOf('?');
+      res.status = status;
+      res.body = envelope(front.clock.format(Date.now()), q < 0 ? target : target.slice(0, q), '{}', errorResponse(failureCode(status), message));
+      res.extraHeaders += front.headers.at(Date.now());
+    },
+    afterResponse: () => undefined,
+  };
 }
 
 /** Start serving; resolves once listening (port 0 picks a free port). */
@@ -189,19 +178,8 @@ export function startHostServer(options: HostServerOptions): Promise<RunningHost
   const front: Front = {
     options, access: new AccessControl({ ...options.access, allowHosts }), clock: new TimestampClock(), headers: new AnswerHeaders(),
   };
-  const server = http.createServer({ keepAliveTimeout: 30000, headersTimeout: 10000, requestTimeout: 20000 }, (req, res) => serve(front, req, res));
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve({
-        server,
-        port: (server.address() as AddressInfo).port,
-        close: () => new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        }),
-      });
-    });
+  return startServer({
+    port: options.port, host: options.host, handler: handler(front), maxConnections: options.maxConnections ?? CONNECTIONS_DEFAULT,
+    now: options.now,
   });
 }

@@ -149,8 +149,7 @@ export class Api implements RequestHandler {
 
   fail(status: number, message: string, target: string, res: HttpResponse): void {
     const query = target.indexOf('?');
-    const code = status === 408 ? aErrTimeout : status === 505 ? aErrVersion : status === 501 ? aErrUnimplemented
-      : status === 413 || status === 414 || status === 431 ? aErrSize : status === 503 ? aErrResource : aErrParse;
+    const code = failureCode(status);
     res.status = status;
     const now = this.devices[0].now();
     res.body = envelope(this.clock.format(now), query < 0 ? target : target.slice(0, query), '{}', errorResponse(code, message));
@@ -180,6 +179,12 @@ export class Api implements RequestHandler {
   }
 }
 Object.freeze(Api.prototype);
+
+/** The error code of the HTTP core's own answers (RequestHandler.fail): 408, 413/414/431, 501, 503, 505, else 400. */
+export function failureCode(status: number): number {
+  return status === 408 ? aErrTimeout : status === 505 ? aErrVersion : status === 501 ? aErrUnimplemented
+    : status === 413 || status === 414 || status === 431 ? aErrSize : status === 503 ? aErrResource : aErrParse;
+}
 
 /** OPTIONS *: 204 with the server's Allow. */
 function preflight204(res: HttpResponse, allow: string): null {

@@ -70,3 +70,13 @@ export class ByteBuffer {
   }
 }
 Object.freeze(ByteBuffer.prototype);
+
+/** A copy of `held` (or nothing) followed by data[start, end): input kept aside. Null past `max` bytes. */
+export function joined(held: Uint8Array | null, data: Uint8Array, start: number, end: number, max: number): Uint8Array | null {
+  const size = (held ? held.length : 0) + end - start;
+  if (size > max) return null;
+  const next = new Uint8Array(size);
+  if (held) next.set(held, 0);
+  next.set(data.subarray(start, end), held ? held.length : 0);
+  return next;
+}

@@ -4,47 +4,26 @@
 // error that breaks framing the connection answers and closes. A streamed body (src/http/streamed-body.ts)
 // goes out a piece at a time: an event stream at each timer tick, a finite one (chunked) whenever the
 // transport drains (drained()) or ticks, while its backlog is low; requests pipelined behind a finite
-// one wait their turn. It tells a ConnectionSlots policy whether it is idle, holds a partial request
-// or is answering, and since when.
+// one wait their turn, as they do behind an answer that comes later (HttpResponse.pending: a host
+// server's forwarded request). It tells a ConnectionSlots policy whether it is idle, holds a partial
+// request or is answering, and since when.
 
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
-import { HttpResponse, type RequestHandler } from './request';
+import { HttpResponse, type ConnectionOptions, type PendingAnswer, type RequestHandler, type Transport } from './request';
 import { NOTHING_NOW, STREAM_ENDED, StreamedBody } from './streamed-body';
 import { CONTINUE, responseText, writeResponse } from './response-writer';
+import { joined } from './byte-buffer';
 import { standardTextCodec, type TextCodec } from '../../util/text';
 import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './http-limits';
 import { SLOT_ANSWERING, SLOT_IDLE, SLOT_PARTIAL, type SlotHolder } from './connection-slots';
 
-export type { RequestHandler };
-
-export interface Transport {
-  write(bytes: Uint8Array): void;
-  /** Optional: write text as UTF-8, encoded natively as it is written (Node's socket.write of a
-   * string): a text answer then needs no byte array of its own. Without it, encode and write(). */
-  writeText?(text: string): void;
-  close(): void;
-  /** Bytes written and not yet taken by the peer: streamed bodies wait while it is high (streamed-body.ts). */
-  backlog?(): number;
-}
+export type { ConnectionOptions, RequestHandler, Transport };
 
 /** Binary bodies larger than this are written apart from their head. */
 const LARGE_BODY = 1024;
 
-/** Request bytes held while a finite stream is being sent; more closes the connection after it. */
+/** Request bytes held while a finite stream is being sent or an answer is pending; more closes the connection after it. */
 const HELD_MAX = 8192;
-
-export interface ConnectionOptions {
-  /** Millisecond clock for the timeouts; default Date.now. */
-  now?: () => number;
-  /** Close a connection idle between requests this long (ms); default IDLE_TIMEOUT_MS. */
-  idleTimeoutMs?: number;
-  /** UTF-8 codec for the answers; default the engine's own (share one across connections). */
-  codec?: TextCodec;
-  /** The client's address (HttpRequest.peer), for per-client limits. */
-  peer?: string;
-  /** The answer being made, shared by a server's connections: each is made and written in one call. */
-  response?: HttpResponse;
-}
 
 export class Connection implements SlotHolder {
   private readonly parser: RequestParser;
@@ -69,8 +48,10 @@ export class Connection implements SlotHolder {
   /** The streamed body this connection sends after its head, when `body.active`. */
   private readonly body: StreamedBody;
   private pumping = false;
-  /** Request bytes that came while a finite stream was being sent (a copy), or null. */
+  /** Request bytes that came while a finite stream was being sent or an answer was pending (a copy), or null. */
   private held: Uint8Array | null = null;
+  /** The answer the handler will make later (never on a module), or null. */
+  private pending: PendingAnswer | null = null;
   private answered = false; // has a complete request been answered yet?
   private answering = false;
   closed = false;
@@ -99,11 +80,11 @@ export class Connection implements SlotHolder {
     const parser = this.parser;
     let offset = 0;
     this.lastActivity = this.now();
-    if (this.body.active) {
-      if (this.body.ends) this.hold(bytes, 0, end); // answered once the stream has ended
+    if (this.body.active || this.pending) {
+      if (this.pending || this.body.ends) this.hold(bytes, 0, end); // read once the answer has gone
       return; // an event stream's connection reads nothing more
     }
-    while (!this.closed && !this.body.active && offset < end) {
+    while (!this.closed && !this.body.active && !this.pending && offset < end) {
       const wasStarted = parser.started;
       const result = parser.feed(bytes, offset, end);
       offset += parser.consumed;
@@ -120,7 +101,7 @@ export class Connection implements SlotHolder {
         if (parser.expectContinue) this.transport.write(this.codec.encode(CONTINUE));
       }
     }
-    if (this.body.active && this.body.ends && offset < end) this.hold(bytes, offset, end);
+    if (offset < end && (this.pending || (this.body.active && this.body.ends))) this.hold(bytes, offset, end);
   }
 
   /** The transport took bytes (a drain): a finite stream makes its next pieces now, not at the tick. */
@@ -141,7 +122,7 @@ export class Connection implements SlotHolder {
    */
   checkTimeout(): boolean {
     const parser = this.parser;
-    if (this.closed) return false;
+    if (this.closed || this.pending) return false; // a pending answer keeps its own deadline
     const now = this.now();
     if (this.body.active && this.body.ends && now - this.progressAt >= this.idleTimeoutMs) {
       this.close(); // a client that stopped reading the description gives its slot back
@@ -187,11 +168,33 @@ export class Connection implements SlotHolder {
   }
 
   private answer(): void {
-    const parser = this.parser;
     const res = this.response;
     res.reset();
     this.answering = true;
-    this.handler.handle(parser, res);
+    this.handler.handle(this.parser, res);
+    const pending = res.pending;
+    if (!pending) return this.finish();
+    res.pending = null;
+    this.pending = pending;
+    pending.wait(() => this.resume());
+  }
+
+  /** The pending answer is ready: made and sent now, then what came meanwhile is read. Later: more of its stream came. */
+  private resume(): void {
+    const pending = this.pending;
+    if (this.closed || !pending) return this.drained();
+    this.pending = null;
+    this.lastActivity = this.now();
+    this.response.reset();
+    pending.fill(this.response);
+    this.finish();
+    if (!this.body.active) this.readHeld();
+  }
+
+  /** Send the answer the handler made in the shared response; then stream its body, or read on, or close. */
+  private finish(): void {
+    const parser = this.parser;
+    const res = this.response;
     if (!parser.keepAlive) res.close = true;
     const headOnly = parser.method === 'HEAD';
     if (res.stream && res.streamEnds) {
@@ -241,28 +244,23 @@ export class Connection implements SlotHolder {
   /** A finite stream has ended: read on (what was held first), or close. */
   private afterStream(): void {
     this.answeredAt = this.lastActivity = this.now();
-    if (this.body.closes) {
-      this.close();
-      return;
-    }
+    if (this.body.closes) return this.close();
     this.parser.reset();
+    this.readHeld();
+  }
+
+  private readHeld(): void {
     const held = this.held;
     this.held = null;
     if (held) this.receive(held);
   }
 
-  /** Keep request bytes that came during a finite stream (bounded: beyond it, close after the stream). */
+  /** Keep request bytes that came during a finite stream or a pending answer (bounded: beyond it, close after the answer). */
   private hold(bytes: Uint8Array, from: number, end: number): void {
-    const held = this.held;
-    const size = (held ? held.length : 0) + end - from;
-    if (size > HELD_MAX) {
-      this.body.closes = true;
-      return;
-    }
-    const next = new Uint8Array(size);
-    if (held) next.set(held, 0);
-    next.set(bytes.subarray(from, end), held ? held.length : 0);
-    this.held = next;
+    const next = joined(this.held, bytes, from, end, HELD_MAX);
+    if (next) this.held = next;
+    else if (this.pending) this.parser.keepAlive = false; // as if its request had said Connection: close
+    else this.body.closes = true;
   }
 
   private fail(status: number, message: string, retryAfterS?: number): void {
@@ -290,6 +288,8 @@ export class Connection implements SlotHolder {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.pending) this.pending.cancel();
+    this.pending = null;
     this.body.release();
     this.held = null;
     this.parser.reset(); // give the buffers back now; the object may linger with its socket

@@ -1,5 +1,6 @@
-// What the HTTP core hands to a request handler, and what the handler fills in.
-// One HttpResponse is reused per connection: nothing is allocated per request but the strings.
+// What the HTTP core hands to a request handler, what the handler fills in, and what a Connection is
+// given (its transport, its options). One HttpResponse is shared by a server's connections: nothing
+// is allocated per request but the strings.
 
 import type { TextCodec } from '../../util/text';
 
@@ -45,6 +46,22 @@ export interface ResponseStream {
   close(): void;
 }
 
+/**
+ * An answer not ready when the handler returns (a host server waiting for a module's): the handler
+ * sets HttpResponse.pending and returns. The Connection answers nothing more meanwhile (requests
+ * pipelined behind it wait their turn, its slot counts as answering) until `ready` is called; it
+ * then has the answer made (`fill`) and sends it as if the handler had made it at once.
+ */
+export interface PendingAnswer {
+  /** Called once, as the handler returns: call `ready` (later, never from here) once `fill` can make the answer, and
+   * again whenever more of a finite stream it set has come (the connection sends it on). */
+  wait(ready: () => void): void;
+  /** Make the answer in `res`, reset for it (it may set a finite stream); called once, after `ready`. */
+  fill(res: HttpResponse): void;
+  /** The connection closed before the answer was made. */
+  cancel(): void;
+}
+
 export class HttpResponse {
   status = 200;
   contentType = 'application/json';
@@ -65,6 +82,11 @@ export class HttpResponse {
   chunked = false;
   /** Seconds for a Retry-After header (503 at the connection cap); 0 for none. */
   retryAfter = 0;
+  /** Content-Length of a head-only answer whose body is not at hand (a module's answer to HEAD,
+   * relayed); -1: the body's own length. */
+  length = -1;
+  /** Set by a handler whose answer comes later (PendingAnswer); null when it filled this one. */
+  pending: PendingAnswer | null = null;
 
   reset(): void {
     this.status = 200;
@@ -78,6 +100,8 @@ export class HttpResponse {
     this.streamEnds = false;
     this.chunked = false;
     this.retryAfter = 0;
+    this.length = -1;
+    this.pending = null;
   }
 }
 Object.freeze(HttpResponse.prototype);
@@ -89,4 +113,27 @@ export interface RequestHandler {
   fail(status: number, message: string, target: string, res: HttpResponse): void;
   /** Called after each response has been handed to the transport. */
   afterResponse(): void;
+}
+
+export interface Transport {
+  write(bytes: Uint8Array): void;
+  /** Optional: write text as UTF-8, encoded natively as it is written (Node's socket.write of a
+   * string): a text answer then needs no byte array of its own. Without it, encode and write(). */
+  writeText?(text: string): void;
+  close(): void;
+  /** Bytes written and not yet taken by the peer: streamed bodies wait while it is high (streamed-body.ts). */
+  backlog?(): number;
+}
+
+export interface ConnectionOptions {
+  /** Millisecond clock for the timeouts; default Date.now. */
+  now?: () => number;
+  /** Close a connection idle between requests this long (ms); default IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
+  /** UTF-8 codec for the answers; default the engine's own (share one across connections). */
+  codec?: TextCodec;
+  /** The client's address (HttpRequest.peer), for per-client limits. */
+  peer?: string;
+  /** The answer being made, shared by a server's connections: each is made and written in one call. */
+  response?: HttpResponse;
 }

@@ -8,7 +8,7 @@ export const REASONS: { readonly [status: number]: string } = deepFreeze({
   100: 'Continue', 200: 'OK', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
   404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable', 408: 'Request Timeout', 409: 'Conflict', 413: 'Content Too Large',
   414: 'URI Too Long', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
-  501: 'Not Implemented', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
+  501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
 });
 
 /** The interim answer to `Expect: 100-continue`. */
@@ -50,7 +50,7 @@ export function responseHead(res: HttpResponse, codec: TextCodec): string {
   if (res.stream) head += 'Content-Type: ' + res.contentType + (res.chunked ? '\r\nTransfer-Encoding: chunked\r\n' : '\r\n');
   else if (status !== 204 && status !== 304) {
     head += (res.contentType === 'application/json' ? JSON_LENGTH : 'Content-Type: ' + res.contentType + '\r\nContent-Length: ') +
-      (bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
+      (res.length >= 0 ? res.length : bytes ? bytes.length : codec.byteLength(res.body)) + '\r\n';
   }
   if (res.allow) head += 'Allow: ' + res.allow + '\r\n';
   if (res.retryAfter > 0) head += 'Retry-After: ' + res.retryAfter + '\r\n';
