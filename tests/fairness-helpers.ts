@@ -1,4 +1,6 @@
-// Attackers and honest clients for the fairness tests against the simulator (tests/server-fairness).
+// Attackers and honest clients for the fairness tests against the simulator (tests/server-fairness)
+// and the host server (tests/host-server-front).
+import { strict as assert } from 'node:assert';
 import * as net from 'node:net';
 
 export type AttackKind = 'slowloris' | 'slow-body' | 'idle';
@@ -97,4 +99,62 @@ export function honestRequest(port: number): Promise<Attempt> {
       resolve({ status: Number(text.slice(9, 12)) || 0, retryAfter: m ? Number(m[1]) : 0, ms });
     });
   });
+}
+
+export interface Figures { requests: number; succeeded: number; first503: number; worstWaitMs: number; worstAttemptMs: number }
+
+/** A server on a fake clock: its port, the slots it holds, and `advance` (the clock moves, then its timer's check runs). */
+export interface FakeClockServer {
+  port: number;
+  slots(): number;
+  advance(ms: number): void;
+}
+
+/**
+ * 48 attackers of one kind against a cap of 16, re-opening what the server drops every 5 s of
+ * (fake) time; 30 honest requests, one every 500 ms, each retried after Retry-After on a 503.
+ */
+export async function attackAtCap(kind: AttackKind, server: FakeClockServer): Promise<Figures> {
+  let fake = 0;
+  const advance = (ms: number): void => { fake += ms; server.advance(ms); };
+  const pool = new AttackerPool(server.port, kind);
+  const f: Figures = { requests: 0, succeeded: 0, first503: 0, worstWaitMs: 0, worstAttemptMs: 0 };
+  try {
+    await pool.open(48);
+    await until(() => server.slots() === 16 && pool.droppedCount === 32);
+    for (let round = 0; round < 30; round++) {
+      advance(500);
+      pool.trickle();
+      if (round % 10 === 9) {
+        await pool.reopen();
+        await sleep(30);
+      }
+      f.requests++;
+      const firstTry = fake;
+      for (let tries = 0; tries < 5; tries++) {
+        const a = await honestRequest(server.port);
+        f.worstAttemptMs = Math.max(f.worstAttemptMs, a.ms);
+        if (a.status === 200) {
+          f.succeeded++;
+          break;
+        }
+        assert.deepEqual([a.status, a.retryAfter], [503, 1], `round ${round}`);
+        if (tries === 0) f.first503++;
+        advance(a.retryAfter * 1000);
+      }
+      f.worstWaitMs = Math.max(f.worstWaitMs, fake - firstTry);
+      assert.ok(server.slots() <= 16);
+    }
+  } finally {
+    pool.destroy();
+  }
+  return f;
+}
+
+/** Every honest request succeeded, within 2 s (of the fake clock) and each answer within 2 s (real). */
+export function assertFair(kind: AttackKind, f: Figures): void {
+  assert.equal(f.succeeded, f.requests);
+  assert.ok(f.worstWaitMs <= 2000, `waited ${f.worstWaitMs} ms`);
+  assert.ok(f.worstAttemptMs < 2000, `an answer took ${f.worstAttemptMs} ms`);
+  if (kind === 'idle') assert.equal(f.first503, 0, 'idle connections are always evicted first');
 }
