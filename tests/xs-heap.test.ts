@@ -13,8 +13,8 @@ import { XsnapWorker } from './xs/xsnap-worker';
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * Live slots the core adds over the loaded bundle and the HAL: measured 386 with 4 half requests held
- * (514 when every connection made its body buffer, chunked decoder and answer object of its own), 407
+ * Live slots the core adds over the loaded bundle and the HAL: measured 392 with 4 half requests held
+ * (514 when every connection made its body buffer, chunked decoder and answer object of its own), 411
  * after 10,100 requests. The slots between the two are mostly the parser's three RegExps (src/http/patterns.ts),
  * made once at the first field that needs them on either path: these requests arrive in two reads, so
  * only the byte path runs here, and the fast path makes the same patterns at a device's first request.
