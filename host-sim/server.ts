@@ -1,4 +1,5 @@
 // The desktop simulator's TCP server: Node sockets feeding the same Connection core the device runs.
+// The host server's front is this server too, with a request handler that forwards (host-server/).
 // Node-only code lives here and nowhere under src/ or hal/.
 
 import * as net from 'node:net';
@@ -25,7 +26,7 @@ export const nodeTextCodec: TextCodec = {
 export interface ServerOptions {
   port: number;
   host: string;
-  /** What answers each request: the simulator's API (sim-api.ts), as DeviceServer is handed the module's. */
+  /** What answers each request: the simulator's API (sim-api.ts), as DeviceServer is handed the module's; the host server's forwarding. */
   handler: RequestHandler;
   /**
    * Most connections served at once (default 256). At the cap a newcomer takes the slot of the
