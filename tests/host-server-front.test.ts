@@ -12,7 +12,7 @@ import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import { splitResponses } from './helpers';
 import { SMUGGLING_CASES } from './smuggling-cases';
-import { assertFair, attackAtCap, type AttackKind } from './fairness-helpers';
+import { AttackerPool, assertFair, attackAtCap, type AttackKind, honestRequest, sleep, until } from './fairness-helpers';
 import { startHost, type Proc } from './host-helpers';
 
 const GET = 'GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
@@ -195,5 +195,34 @@ describe('host server front: the defaults (a real process, real clock)', functio
     }
     await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual((await talk(host.port, GET, { want: 1 })).answers.map((a) => a.status), [200], 'closed sockets hold no slot');
+  });
+});
+
+describe('host server front: 300 slowloris and 300 slow bodies at the default cap (a real process, real clock)', function () {
+  this.timeout(40000);
+
+  it('answers every one 408 (or 503 at the cap) and closes it within 10 s, answering honest clients meanwhile', async () => {
+    const sim = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({})] });
+    const host = await startHost(['--module', `http://127.0.0.1:${sim.port}`]);
+    const pools = [new AttackerPool(host.port, 'slowloris'), new AttackerPool(host.port, 'slow-body')];
+    const trickle = setInterval(() => { for (const p of pools) p.trickle(); }, 1000);
+    try {
+      await new Promise((r) => setTimeout(r, 1000)); // the module probed
+      const t0 = Date.now();
+      await Promise.all(pools.map((p) => p.open(300)));
+      await sleep(2100); // past the 2 s that protect a young partial request
+      const honest = await Promise.all(Array.from({ length: 10 }, () => honestRequest(host.port)));
+      assert.deepEqual(honest.map((a) => a.status), Array(10).fill(200));
+      assert.ok(honest.every((a) => a.ms < 2000), JSON.stringify(honest.map((a) => a.ms)));
+      await until(() => pools.every((p) => p.droppedCount === 300), 12000);
+      const took = Date.now() - t0;
+      assert.ok(took <= 11000, `the last attacker was cut ${took} ms after the wave began`);
+      for (const p of pools) assert.equal(p.timedOut + p.refused, 300, `every attacker was answered before the close (${p.timedOut} 408, ${p.refused} 503)`);
+    } finally {
+      clearInterval(trickle);
+      for (const p of pools) p.destroy();
+      await host.stop();
+      await sim.close();
+    }
   });
 });
