@@ -25,6 +25,8 @@ export class AttackerPool {
   private readonly dropped = new Set<net.Socket>();
   refused = 0; // answered 503
   timedOut = 0; // answered 408
+  /** The longest an attacker lived, from its first bytes sent to the server's close (ms). */
+  longestMs = 0;
 
   constructor(private readonly port: number, private readonly kind: AttackKind) {}
 
@@ -67,15 +69,17 @@ export class AttackerPool {
         if (text.startsWith('HTTP/1.1 503')) this.refused++;
         if (text.startsWith('HTTP/1.1 408')) this.timedOut++;
       });
+      let sentAt = 0;
       const drop = (): void => {
         if (this.dropped.has(s)) return;
         this.dropped.add(s);
+        if (sentAt) this.longestMs = Math.max(this.longestMs, Date.now() - sentAt);
         s.destroy();
       };
       s.on('end', drop);
       s.on('close', drop);
       s.on('connect', () => {
-        s.write(this.kind === 'slowloris' ? 'G' : this.kind === 'slow-body' ? SLOW_BODY_HEAD : HEAD, () => resolve());
+        s.write(this.kind === 'slowloris' ? 'G' : this.kind === 'slow-body' ? SLOW_BODY_HEAD : HEAD, () => { sentAt = Date.now(); resolve(); });
       });
     });
   }

@@ -208,16 +208,18 @@ describe('host server front: 300 slowloris and 300 slow bodies at the default ca
     const trickle = setInterval(() => { for (const p of pools) p.trickle(); }, 1000);
     try {
       await new Promise((r) => setTimeout(r, 1000)); // the module probed
-      const t0 = Date.now();
       await Promise.all(pools.map((p) => p.open(300)));
       await sleep(2100); // past the 2 s that protect a young partial request
       const honest = await Promise.all(Array.from({ length: 10 }, () => honestRequest(host.port)));
       assert.deepEqual(honest.map((a) => a.status), Array(10).fill(200));
       assert.ok(honest.every((a) => a.ms < 2000), JSON.stringify(honest.map((a) => a.ms)));
       await until(() => pools.every((p) => p.droppedCount === 300), 12000);
-      const took = Date.now() - t0;
-      assert.ok(took <= 11000, `the last attacker was cut ${took} ms after the wave began`);
-      for (const p of pools) assert.equal(p.timedOut + p.refused, 300, `every attacker was answered before the close (${p.timedOut} 408, ${p.refused} 503)`);
+      for (const p of pools) {
+        assert.equal(p.timedOut + p.refused, 300, `every attacker was answered before the close (${p.timedOut} 408, ${p.refused} 503)`);
+        // The 10 s deadline, then the server timer's next tick and this machine's scheduling.
+        console.log('DEBUG', p.longestMs, p.timedOut, p.refused);
+        assert.ok(p.longestMs <= 11000, `an attacker was cut ${p.longestMs} ms after its first bytes`);
+      }
     } finally {
       clearInterval(trickle);
       for (const p of pools) p.destroy();

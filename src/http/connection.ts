@@ -1,12 +1,11 @@
 // One HTTP connection, transport-agnostic: fed bytes, it hands response bytes to its Transport.
 // Keep-alive, pipelining (requests answered in order as they complete), Connection: close and
-// HTTP/1.0 (close after the answer), Expect: 100-continue, the head and body deadlines. After an
-// error that breaks framing the connection answers and closes. A streamed body (src/http/streamed-body.ts)
+// HTTP/1.0 (close after the answer), Expect: 100-continue, the head and body deadlines. After an error
+// that breaks framing the connection answers and closes. A streamed body (src/http/streamed-body.ts)
 // goes out a piece at a time: an event stream at each timer tick, a finite one (chunked) whenever the
-// transport drains (drained()) or ticks, while its backlog is low; requests pipelined behind a finite
-// one wait their turn, as they do behind an answer that comes later (HttpResponse.pending: a host
-// server's forwarded request). It tells a ConnectionSlots policy whether it is idle, holds a partial
-// request or is answering, and since when.
+// transport drains (drained()) or ticks, while its backlog is low; requests pipelined behind it wait
+// their turn, as behind an answer made later (HttpResponse.pending: a host server's forwarding). It
+// tells a ConnectionSlots policy whether it is idle, holds a partial request or answers, and since when.
 
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
 import { HttpResponse, type ConnectionOptions, type PendingAnswer, type RequestHandler, type Transport } from './request';
@@ -84,7 +83,7 @@ export class Connection implements SlotHolder {
       if (this.pending || this.body.ends) this.hold(bytes, 0, end); // read once the answer has gone
       return; // an event stream's connection reads nothing more
     }
-    while (!this.closed && !this.body.active && !this.pending && offset < end) {
+    while (!this.closed && !this.body.active && offset < end) {
       const wasStarted = parser.started;
       const result = parser.feed(bytes, offset, end);
       offset += parser.consumed;
@@ -95,7 +94,8 @@ export class Connection implements SlotHolder {
       if (result === FAILED) {
         this.fail(parser.errorStatus, parser.errorMessage);
       } else if (result === COMPLETE) {
-        this.answer();
+        this.answer(null);
+        if (this.pending) break; // what follows waits for its answer
       } else if (result === BODY_FOLLOWS) {
         this.headEndedAt = this.lastActivity;
         if (parser.expectContinue) this.transport.write(this.codec.encode(CONTINUE));
@@ -167,34 +167,25 @@ export class Connection implements SlotHolder {
     this.fail(status, message, retryAfterS);
   }
 
-  private answer(): void {
-    const res = this.response;
-    res.reset();
-    this.answering = true;
-    this.handler.handle(this.parser, res);
-    const pending = res.pending;
-    if (!pending) return this.finish();
-    res.pending = null;
-    this.pending = pending;
-    pending.wait(() => this.resume());
-  }
-
-  /** The pending answer is ready: made and sent now, then what came meanwhile is read. Later: more of its stream came. */
-  private resume(): void {
-    const pending = this.pending;
-    if (this.closed || !pending) return this.drained();
-    this.pending = null;
-    this.lastActivity = this.now();
-    this.response.reset();
-    pending.fill(this.response);
-    this.finish();
-    if (!this.body.active) this.readHeld();
-  }
-
-  /** Send the answer the handler made in the shared response; then stream its body, or read on, or close. */
-  private finish(): void {
+  /**
+   * The handler's answer to the parsed request, or the pending one now ready (`later`): sent, then its
+   * body streamed, or the next request read, or the connection closed.
+   */
+  private answer(later: PendingAnswer | null): void {
     const parser = this.parser;
     const res = this.response;
+    res.reset();
+    if (later) later.fill(res);
+    else {
+      this.answering = true;
+      this.handler.handle(parser, res);
+      const pending = res.pending;
+      if (pending) {
+        res.pending = null;
+        this.pending = pending;
+        return pending.wait(() => this.resume());
+      }
+    }
     if (!parser.keepAlive) res.close = true;
     const headOnly = parser.method === 'HEAD';
     if (res.stream && res.streamEnds) {
@@ -215,6 +206,16 @@ export class Connection implements SlotHolder {
     if (res.stream) { res.stream.close(); res.stream = null; } // HEAD: the head alone
     if (res.close) this.close();
     else parser.reset();
+  }
+
+  /** The pending answer is ready: made and sent now, then what came meanwhile is read. Later: more of its stream came. */
+  private resume(): void {
+    const pending = this.pending;
+    if (this.closed || !pending) return this.drained();
+    this.pending = null;
+    this.lastActivity = this.now();
+    this.answer(pending);
+    if (!this.body.active) this.readHeld();
   }
 
   /** An event stream's tick (it never ends on its own), or as much of a finite stream as fits. */

@@ -101,7 +101,7 @@ export class HttpResponse {
     this.chunked = false;
     this.retryAfter = 0;
     this.length = -1;
-    this.pending = null;
+    // `pending` is not reset: the Connection takes it and clears it as soon as a handler sets it.
   }
 }
 Object.freeze(HttpResponse.prototype);
