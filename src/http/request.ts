@@ -50,7 +50,8 @@ export interface ResponseStream {
  * An answer not ready when the handler returns (a host server waiting for a module's): the handler
  * sets HttpResponse.pending and returns. The Connection answers nothing more meanwhile (requests
  * pipelined behind it wait their turn, its slot counts as answering) until `ready` is called; it
- * then has the answer made (`fill`) and sends it as if the handler had made it at once.
+ * then has the answer made (`fill`) and sends it as if the handler had made it at once. The request
+ * stays as it was parsed until then, but for its body: a view of a read that is gone (copy it).
  */
 export interface PendingAnswer {
   /** Called once, as the handler returns: call `ready` (later, never from here) once `fill` can make the answer, and
