@@ -26,7 +26,7 @@ $(NPM_STAMP): package.json package-lock.json
 # Compiles what is committed; generated files are not remade here (make gen), so that
 # tests/generated.test.ts can tell when one is stale. Nothing runs when no source changed since the
 # last build (the stamp), and tsc recompiles only what a change touches (its build info in build/).
-TS_SOURCES := $(shell find src hal host-sim tests -name '*.ts')
+TS_SOURCES := $(shell find src hal host-sim host-server util tools tests -name '*.ts')
 BUILD_STAMP := build/.built
 TSC_BUILD := $(TSC) -p tsconfig.json --incremental --tsBuildInfoFile build/.tsbuildinfo
 
