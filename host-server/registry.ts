@@ -45,6 +45,11 @@ export class Registry {
     return out;
   }
 
+  /** Every module online, as listed. */
+  online(): Found[] {
+    return this.rows().filter((r) => r.link.online);
+  }
+
   /** The modules answering for `serial`, online ones first. */
   find(serial: number): Found[] {
     return this.rows().filter((r) => r.entry.serial === serial).sort((a, b) => Number(b.link.online) - Number(a.link.online));

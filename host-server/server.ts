@@ -1,7 +1,8 @@
 // The host server's HTTP front (node:http): one endpoint for every module of a lab (docs/lab.md).
-// It answers GET /api/v1/device (the modules it knows), GET /api/v1/targets (for
-// Prometheus) and GET /api/v1 itself, and forwards /api/v1/{device|brainstem}/{serial}/... to the
-// module. Access control is the modules' own (src/api/access/access.ts) and runs before anything else.
+// It answers itself GET /api/v1/device (the modules it knows), GET /api/v1/targets (for Prometheus),
+// GET /api/v1, its OpenAPI document and BrainD's names (braind.ts), and forwards
+// /api/v1/{device|brainstem}/{serial}/... to the module. Access control is the modules' own
+// (src/api/access/access.ts) and runs before anything else.
 
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -21,6 +22,8 @@ import type { HttpRequest } from '../src/http/request';
 import type { Registry, Found } from './registry';
 import { addLines, outgoing, relay } from './forward';
 import { tokenFor } from './tokens';
+import { BrainD, ACRONAME_DEVICES_PATH, ACRONAME_STATE_PATH, VERSION_PATH, serverVersion } from './braind';
+import { hostOpenApi } from './openapi';
 
 export interface HostServerOptions {
   port: number;
@@ -44,7 +47,12 @@ interface Front {
   readonly access: AccessControl;
   readonly clock: TimestampClock;
   readonly headers: AnswerHeaders;
+  readonly braind: BrainD;
 }
+
+/** What the host server answers itself (GET and HEAD): its index, lists, document and BrainD's names. */
+const OWN_PATHS = new Set(['/api/v1', '/api/v1/targets', '/api/v1/device', '/api/v1/brainstem', '/api/v1/openapi.json',
+  ACRONAME_DEVICES_PATH, ACRONAME_STATE_PATH, VERSION_PATH]);
 
 /** The few request headers access control reads, as the HTTP core hands them (src/http/request.ts). */
 function accessView(req: http.IncomingMessage, body: Buffer): HttpRequest {
@@ -58,8 +66,8 @@ function accessView(req: http.IncomingMessage, body: Buffer): HttpRequest {
   };
 }
 
-/** An answer made here: the envelope (or raw JSON for /api/v1/targets) with no-store, Date and CORS. */
-function answer(front: Front, res: http.ServerResponse, status: number, body: string, extra: string): void {
+/** An answer made here: the envelope (or raw JSON: /api/v1/targets, /api/v1/version, the document) with no-store, Date and CORS. */
+function answer(front: Front, res: http.ServerResponse, status: number, body: string | Buffer, extra: string): void {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   addLines(headers, front.headers.at(Date.now()) + extra);
   res.sendDate = false;
@@ -140,13 +148,10 @@ async function route(front: Front, req: http.IncomingMessage, res: http.ServerRe
     const unknown = unknownMethod(req.method ?? '');
     if (unknown) throw unknown;
     if (body.length > BODY_MAX) throw new ApiError(aErrSize, `body longer than ${BODY_MAX} bytes`, 413);
-    if (path === '/api/v1' || path === '/api/v1/targets' || path === '/api/v1/device' || path === '/api/v1/brainstem') {
+    if (OWN_PATHS.has(path)) {
       if (!readOnly(front, req, res, view, path, cors)) return;
       front.access.authorize(view, false, extra);
-      const stamp = front.clock.format(Date.now());
-      if (path === '/api/v1/targets') return answer(front, res, 200, front.options.registry.targets(), cors);
-      const response = path === '/api/v1' ? INDEX_RESPONSE : front.options.registry.listing();
-      return answer(front, res, 200, envelope(stamp, path, '{}', response), cors);
+      return await answerOwn(front, req, res, path, cors);
     }
     if (!DEVICE_PREFIX.test(path)) throw new ApiError(aErrNotFound, `no resource ${path} on this host server; GET /api/v1 lists what there is`);
     if (req.method !== 'OPTIONS') front.access.authorize(view, isWrite(req.method ?? '', path), extra);
@@ -165,6 +170,21 @@ async function route(front: Front, req: http.IncomingMessage, res: http.ServerRe
     const err = e instanceof ApiError ? e : new ApiError(aErrUnknown, 'internal error: ' + (e as Error).message);
     fail(front, res, err, path, parameters, extra.extraHeaders + cors);
   }
+}
+
+/** An answer the host server makes itself, for a path of OWN_PATHS. */
+async function answerOwn(front: Front, req: http.IncomingMessage, res: http.ServerResponse, path: string, cors: string): Promise<void> {
+  const reg = front.options.registry;
+  if (path === '/api/v1/targets') return answer(front, res, 200, reg.targets(), cors);
+  if (path === VERSION_PATH) return answer(front, res, 200, JSON.stringify(serverVersion()), cors);
+  if (path === '/api/v1/openapi.json') {
+    const doc = hostOpenApi();
+    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    return answer(front, res, 200, gzip ? doc.gzip : doc.plain, 'Vary: Accept-Encoding\r\n' + (gzip ? 'Content-Encoding: gzip\r\n' : '') + cors);
+  }
+  const [stamp, response] = path === ACRONAME_STATE_PATH ? await front.braind.state(front.clock)
+    : [front.clock.format(Date.now()), path === '/api/v1' ? INDEX_RESPONSE : path === ACRONAME_DEVICES_PATH ? front.braind.devices() : reg.listing()];
+  return answer(front, res, 200, envelope(stamp, path, '{}', response), cors);
 }
 
 /** Read the body (at most BODY_MAX + 1 bytes are kept: more is 413), then answer. */
@@ -188,6 +208,7 @@ export function startHostServer(options: HostServerOptions): Promise<RunningHost
   const allowHosts = [...(options.access.allowHosts ?? []), name, name + '.local'];
   const front: Front = {
     options, access: new AccessControl({ ...options.access, allowHosts }), clock: new TimestampClock(), headers: new AnswerHeaders(),
+    braind: new BrainD(options.registry, options.tokens),
   };
   const server = http.createServer({ keepAliveTimeout: 30000, headersTimeout: 10000, requestTimeout: 20000 }, (req, res) => serve(front, req, res));
   return new Promise((resolve, reject) => {
