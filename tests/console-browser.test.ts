@@ -57,7 +57,7 @@ async function opRow(page: Page, entity: string, op: string) {
 async function seen(l: Locator, timeout = 5000): Promise<string> {
   await l.waitFor({ state: 'visible', timeout });
   assert.ok(await l.isVisible());
-  return l.innerText();
+  return (await l.textContent()) ?? '';
 }
 
 /** The operations a person sees in the entity list, as entity/operation. */
@@ -119,6 +119,9 @@ describe('web console in headless Chromium', function () {
     await setpoint.getByRole('button', { name: /^Set / }).click();
     await chart.locator('b', { hasText: /\(4\.99\d V\)|\(5\.00\d V\)/ }).waitFor({ timeout: 5000 });
     await page.locator('.chart[data-key="rail/0/current"] b', { hasText: /\(200\.\d{3} mA\)|\(199\.\d{3} mA\)/ }).waitFor();
+    // The watched rows follow the stream as the charts do (the picture of docs/console.png shows both).
+    await seen((await opRow(page, 'rail', 'voltage')).locator('.msg', { hasText: /^= \d+ µV \((4\.99\d|5\.00\d) V\)$/ }));
+    await seen((await opRow(page, 'rail', 'current')).locator('.msg', { hasText: /^= \d+ µA \((200\.\d{3}|199\.\d{3}) mA\)$/ }));
     // Several points drawn, the last ones at 5 V: the line climbs to the top of the chart.
     await page.waitForFunction(`document.querySelector('.chart[data-key="rail/0/voltage"] polyline').getAttribute('points').split(' ').length >= 4`);
     const points = (await chart.locator('polyline').getAttribute('points'))!.split(' ');
@@ -149,9 +152,11 @@ describe('web console in headless Chromium', function () {
 
   it('runs a bulk capture and plots it', async () => {
     await page.click('#capture > summary');
+    assert.equal(await page.locator('#capPlot').isVisible(), false, 'no empty plot before a capture');
     await page.fill('#capN', '500');
     await page.click('#capRun');
     await page.locator('#capMsg', { hasText: /^captured: 1000 bytes, 500 samples/ }).waitFor({ timeout: 10_000 });
+    await seen(page.locator('#capPlot'));
     const points = (await page.locator('#capPlot polyline').getAttribute('points'))!.split(' ');
     assert.equal(points.length, 500);
     const ys = points.map((p) => Number(p.split(',')[1]));

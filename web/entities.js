@@ -110,7 +110,8 @@ function opRow(entity, index, op, d) {
   }
   if (d.get === 'bytes') ctl.append(button('Download', () => report(slotDownload(path()))));
   if ((d.get === 'int' || d.get === 'bool' || d.get === '?') && !params.length) {
-    const box = el('input', { type: 'checkbox', 'aria-label': 'watch ' + name, onchange: () => watch(entity + '/' + index.value + '/' + op, d.unit, box.checked) });
+    const live = (key, v) => { if (key === path()) { msg.className = 'msg'; msg.textContent = '= ' + shown(v, d); } };
+    const box = el('input', { type: 'checkbox', 'aria-label': 'watch ' + name, onchange: () => watch(path(), d.unit, box.checked, live) });
     ctl.append(el('label', null, box, ' watch'));
   }
   if (input && input.dataset.allowed) ctl.append(el('span', { class: 'hint' }, input.dataset.allowed));
