@@ -17,7 +17,8 @@ all: test
 
 # `make help`: every target with a `## ` description, one line each.
 help: ## list the targets
-	@awk -F':.*## ' '/^[a-z][a-z-]*:.*## / { printf "  make %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@awk -F':.*## ' 'BEGIN { n = 0; w = 0 } /^[a-z][a-z-]*:.*## / { name[n] = $$1; what[n++] = $$2; if (length($$1) > w) w = length($$1) } \
+		END { for (i = 0; i < n; i++) printf "  make %-" w "s  %s\n", name[i], what[i] }' $(MAKEFILE_LIST)
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -26,7 +27,7 @@ $(NPM_STAMP): package.json package-lock.json
 # Compiles what is committed; generated files are not remade here (make gen), so that
 # tests/generated.test.ts can tell when one is stale. Nothing runs when no source changed since the
 # last build (the stamp), and tsc recompiles only what a change touches (its build info in build/).
-TS_SOURCES := $(shell find util src hal host-sim host-server tests tools -name '*.ts')
+TS_SOURCES := $(shell find src hal host-sim host-server util tools tests -name '*.ts')
 BUILD_STAMP := build/.built
 TSC_BUILD := $(TSC) -p tsconfig.json --incremental --tsBuildInfoFile build/.tsbuildinfo
 
@@ -75,7 +76,7 @@ prometheus: ## install Debian's prometheus and promtool when missing (for the te
 	@command -v prometheus >/dev/null && command -v promtool >/dev/null || { apt-get update -qq && apt-get install -y -qq prometheus; }
 
 sim: build ## start the simulator on http://127.0.0.1:9005 (options: SIM_ARGS="...")
-	@node build/host-sim/main.js $(SIM_ARGS)
+	node build/host-sim/main.js $(SIM_ARGS)
 
 # The host server: one endpoint (port 9005) for every module found by DNS-SD or named with
 # --module http://ADDR[:PORT] (docs/lab.md). Beside a simulator, give one of them another port:

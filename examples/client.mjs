@@ -24,7 +24,7 @@ const events = new EventSource(`${B}/events?watch=rail/0/voltage,rail/0/current&
 let count = 0;
 events.onmessage = (e) => {
   const values = JSON.parse(e.data).values;
-  console.log('event:', Object.fromEntries(Object.entries(values).map(([name, v]) => [name, v.value])));
+  console.log('event:', Object.entries(values).map(([name, v]) => `${name}=${v.value}`).join(' '));
   if (++count === 3) events.close();
 };
 events.onerror = (e) => {

@@ -29,7 +29,7 @@ with requests.get(url, stream=True) as stream:
     for line in stream.iter_lines(chunk_size=1, decode_unicode=True):  # chunk_size=1: each line as it comes
         if line.startswith("data: "):
             values = json.loads(line[len("data: "):])["values"]
-            print("event:", {name: v["value"] for name, v in values.items()})
+            print("event:", " ".join(f"{name}={v['value']}" for name, v in values.items()))
             count += 1
             if count == 3:
                 break

@@ -99,3 +99,33 @@ export class Forwarded implements PendingAnswer {
     } else if (this.ready) this.ready();
   }
 }
+
+/** An answer the host server makes itself once `value` settles (BrainD's state reads the modules first). */
+export class Later<T> implements PendingAnswer {
+  private outcome: { value: T } | { error: Error } | null = null;
+  private ready: (() => void) | null = null;
+
+  constructor(value: Promise<T>, private readonly make: (v: T, res: HttpResponse) => void,
+    private readonly failed: (e: Error, res: HttpResponse) => void) {
+    value.then((v) => this.settle({ value: v }), (e: Error) => this.settle({ error: e }));
+  }
+
+  wait(ready: () => void): void {
+    this.ready = ready;
+  }
+
+  fill(res: HttpResponse): void {
+    const o = this.outcome!;
+    if ('value' in o) this.make(o.value, res);
+    else this.failed(o.error, res);
+  }
+
+  cancel(): void {
+    this.ready = null;
+  }
+
+  private settle(o: { value: T } | { error: Error }): void {
+    this.outcome = o;
+    if (this.ready) this.ready();
+  }
+}

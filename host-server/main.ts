@@ -7,6 +7,7 @@ import { parseOptions, UsageError, USAGE, type HostConfig } from './options';
 import { Registry } from './registry';
 import { startHostServer } from './server';
 import { browse, type Discovery } from './discovery';
+import { reachable } from '../host-sim/reachable';
 
 /** One line on stderr and exit status 2: what was wrong and, where it helps, what to do. */
 function fail(message: string): never {
@@ -41,8 +42,9 @@ async function main(): Promise<void> {
     .catch((e: NodeJS.ErrnoException) => fail(listenError(e, config)));
   let discovery: Discovery | null = null;
   if (config.discovery) discovery = browse(registry, (line) => console.error(line));
-  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${running.port}`;
+  const { base, others } = reachable(config.host, running.port);
   console.log(`host server: ${base}/api/v1/device lists the modules; ${base}/api/v1/targets serves Prometheus`);
+  if (others) console.log(`listening on every address (${config.host}); from other machines: ${others.map((o) => o + '/').join(' ') || 'none (no other address here)'}`);
   console.log(`modules: ${config.modules.length ? config.modules.join(', ') : 'none named'}; ` +
     `DNS-SD (_brainstem._tcp): ${config.discovery ? 'browsing' : 'off'}; tokens for ${config.tokens.size} module(s)`);
   const stop = (): void => {

@@ -45,6 +45,11 @@ export class Registry {
     return out;
   }
 
+  /** Every module online, as listed. */
+  online(): Found[] {
+    return this.rows().filter((r) => r.link.online);
+  }
+
   /** The modules answering for `serial`, online ones first. */
   find(serial: number): Found[] {
     return this.rows().filter((r) => r.entry.serial === serial).sort((a, b) => Number(b.link.online) - Number(a.link.online));
@@ -68,11 +73,18 @@ export class Registry {
     })));
   }
 
-  /** GET /api/v1/targets: one target group per online module (Prometheus http_sd_config). */
+  /**
+   * GET /api/v1/targets (Prometheus http_sd_config): one target group per address online, so that each
+   * series is scraped once. An address of one module is labelled with its serial and model; an address
+   * serving several (a simulator) lists their serials in `serials` and names no `serial` of its own,
+   * since its series carry theirs (docs/telemetry.md).
+   */
   targets(): string {
-    return JSON.stringify(this.rows().filter((r) => r.link.online).map(({ link, entry }) => ({
-      targets: [link.address], labels: { serial: serialText(entry.serial), model: entry.model === null ? '' : String(entry.model) },
-    })));
+    const groups: { targets: string[]; labels: Record<string, string> }[] = [];
+    for (const link of this.links.values()) {
+      if (link.online && link.entries.length) groups.push({ targets: [link.address], labels: targetLabels(link.entries) });
+    }
+    return JSON.stringify(groups);
   }
 
   probeAll(): void {
@@ -83,4 +95,12 @@ export class Registry {
     clearInterval(this.timer);
     await Promise.all(this.all().map((l) => l.close()));
   }
+}
+
+/** The labels of one scrape target: `serial` and `model` for one module; `serials` (and `model` when they share one) for several. */
+export function targetLabels(entries: readonly ModuleEntry[]): Record<string, string> {
+  const model = entries.every((e) => e.model === entries[0].model) && entries[0].model !== null ? String(entries[0].model) : '';
+  const labels: Record<string, string> = entries.length === 1 ? { serial: serialText(entries[0].serial) } : { serials: entries.map((e) => serialText(e.serial)).join(',') };
+  if (model) labels.model = model;
+  return labels;
 }

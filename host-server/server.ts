@@ -1,9 +1,10 @@
 // The host server: one endpoint for every module of a lab (docs/lab.md). Its front is the modules'
 // own HTTP core over Node's sockets, as the simulator's is (host-sim/server.ts: framing, limits,
-// deadlines, the connection cap and who gets a slot at it). It answers GET /api/v1/device (the modules
-// it knows), GET /api/v1/targets (for Prometheus) and GET /api/v1 itself, and forwards
-// /api/v1/{device|brainstem}/{serial}/... to the module, the answer coming later (forward.ts).
-// Access control is the modules' own (src/api/access/access.ts) and runs before anything else.
+// deadlines, the connection cap and who gets a slot at it). It answers itself GET /api/v1/device (the
+// modules it knows), GET /api/v1/targets (for Prometheus), GET /api/v1, its OpenAPI document and
+// BrainD's names (braind.ts), and forwards /api/v1/{device|brainstem}/{serial}/... to the module, the
+// answer coming later (forward.ts). Access control is the modules' own (src/api/access/access.ts) and
+// runs before anything else.
 
 import * as os from 'node:os';
 import { AccessControl, type AccessOptions } from '../src/api/access/access';
@@ -20,10 +21,12 @@ import { ApiError, aErrConnection, aErrDuplicate, aErrNotFound, aErrUnknown, sta
 import type { HttpRequest, HttpResponse, RequestHandler } from '../src/http/request';
 import { nodeTextCodec, startServer, type RunningServer } from '../host-sim/server';
 import type { Registry, Found } from './registry';
-import { Forwarded, outgoing, relay } from './forward';
+import { Forwarded, Later, outgoing, relay } from './forward';
 import type { Outcome } from './link';
 import { tokenFor } from './tokens';
 import { CONNECTIONS_DEFAULT } from './options';
+import { BrainD, ACRONAME_DEVICES_PATH, ACRONAME_STATE_PATH, VERSION_PATH, serverVersion } from './braind';
+import { hostOpenApi } from './openapi';
 
 export interface HostServerOptions {
   port: number;
@@ -52,12 +55,18 @@ interface Front {
   readonly access: AccessControl;
   readonly clock: TimestampClock;
   readonly headers: AnswerHeaders;
+  readonly braind: BrainD;
 }
 
-/** An answer made here: the envelope (or raw JSON for /api/v1/targets) with no-store, Date and CORS. */
-function answer(front: Front, res: HttpResponse, status: number, body: string, extra: string): void {
+/** What the host server answers itself (GET and HEAD): its index, lists, document and BrainD's names. */
+const OWN_PATHS = new Set(['/api/v1', '/api/v1/targets', '/api/v1/device', '/api/v1/brainstem', '/api/v1/openapi.json',
+  ACRONAME_DEVICES_PATH, ACRONAME_STATE_PATH, VERSION_PATH]);
+
+/** An answer made here: the envelope (or raw JSON: /api/v1/targets, /api/v1/version, the document) with no-store, Date and CORS. */
+function answer(front: Front, res: HttpResponse, status: number, body: string | Uint8Array, extra: string): void {
   res.status = status;
-  res.body = body; // the HTTP core leaves it out for HEAD
+  if (typeof body === 'string') res.body = body; // the HTTP core leaves it out for HEAD
+  else res.bytes = body;
   res.extraHeaders += front.headers.at(Date.now()) + extra;
 }
 
@@ -127,13 +136,10 @@ function route(front: Front, req: HttpRequest, res: HttpResponse): void {
     cors = front.access.corsHeaders(req);
     const unknown = unknownMethod(req.method);
     if (unknown) throw unknown;
-    if (path === '/api/v1' || path === '/api/v1/targets' || path === '/api/v1/device' || path === '/api/v1/brainstem') {
+    if (OWN_PATHS.has(path)) {
       if (!readOnly(front, req, res, path, cors)) return;
       front.access.authorize(req, false, extra);
-      const stamp = front.clock.format(Date.now());
-      if (path === '/api/v1/targets') return answer(front, res, 200, front.options.registry.targets(), cors);
-      const response = path === '/api/v1' ? INDEX_RESPONSE : front.options.registry.listing();
-      return answer(front, res, 200, envelope(stamp, path, '{}', response), cors);
+      return answerOwn(front, req, res, path, cors);
     }
     if (!DEVICE_PREFIX.test(path)) throw new ApiError(aErrNotFound, `no resource ${path} on this host server; GET /api/v1 lists what there is`);
     if (req.method !== 'OPTIONS') front.access.authorize(req, isWrite(req.method, path), extra);
@@ -154,6 +160,26 @@ function route(front: Front, req: HttpRequest, res: HttpResponse): void {
     const err = e instanceof ApiError ? e : new ApiError(aErrUnknown, 'internal error: ' + (e as Error).message);
     fail(front, res, err, path, parameters, extra.extraHeaders + cors);
   }
+}
+
+/** An answer the host server makes itself, for a path of OWN_PATHS (BrainD's state once the modules' versions are read). */
+function answerOwn(front: Front, req: HttpRequest, res: HttpResponse, path: string, cors: string): void {
+  const reg = front.options.registry;
+  if (path === '/api/v1/targets') return answer(front, res, 200, reg.targets(), cors);
+  if (path === VERSION_PATH) return answer(front, res, 200, JSON.stringify(serverVersion()), cors);
+  if (path === '/api/v1/openapi.json') {
+    const doc = hostOpenApi();
+    const gzip = /\bgzip\b/.test(req.acceptEncoding);
+    return answer(front, res, 200, gzip ? doc.gzip : doc.plain, 'Vary: Accept-Encoding\r\n' + (gzip ? 'Content-Encoding: gzip\r\n' : '') + cors);
+  }
+  if (path === ACRONAME_STATE_PATH) {
+    res.pending = new Later(front.braind.state(front.clock),
+      ([stamp, response], later) => answer(front, later, 200, envelope(stamp, path, '{}', response), cors),
+      (e, later) => fail(front, later, new ApiError(aErrUnknown, 'internal error: ' + e.message), path, '{}', cors));
+    return;
+  }
+  const response = path === '/api/v1' ? INDEX_RESPONSE : path === ACRONAME_DEVICES_PATH ? front.braind.devices() : reg.listing();
+  return answer(front, res, 200, envelope(front.clock.format(Date.now()), path, '{}', response), cors);
 }
 
 /** The HTTP core's request handler: route() for a request, the envelope for the core's own refusals (400, 408, 501...). */
@@ -177,6 +203,7 @@ export function startHostServer(options: HostServerOptions): Promise<RunningHost
   const allowHosts = [...(options.access.allowHosts ?? []), name, name + '.local'];
   const front: Front = {
     options, access: new AccessControl({ ...options.access, allowHosts }), clock: new TimestampClock(), headers: new AnswerHeaders(),
+    braind: new BrainD(options.registry, options.tokens),
   };
   return startServer({
     port: options.port, host: options.host, handler: handler(front), maxConnections: options.maxConnections ?? CONNECTIONS_DEFAULT,

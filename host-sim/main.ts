@@ -11,6 +11,7 @@ import { parseOptions, UsageError, USAGE, type SimConfig } from './options';
 import { fail, listenError } from './cli';
 import { serialText } from '../src/api/route/serial';
 import { announce, type Announcer } from './announce';
+import { reachable } from './reachable';
 
 async function main(): Promise<void> {
   let config: SimConfig;
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   const built = buildDevices(config.devices, config.state);
   const handler = simApi({ devices: built.map((d) => d.module), access: config.access, maxStreams: config.maxConnections });
   const running = await startServer({ port, host, handler, maxConnections: config.maxConnections, answerTimeMs: config.answerTimeMs }).catch((e: NodeJS.ErrnoException) => fail(listenError(e, host, port)));
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${running.port}`;
+  const { base, others } = reachable(host, running.port);
   if (built.length === 1) {
     const m = built[0].module;
     console.log(`device simulator: serial ${serialText(m.serialNumber)} (${m.profile.name}, model ${m.profile.model}) at ${base}/api/v1/device`);
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
   console.log(`access: ${a.token ? `token required for writes${a.tokenReads ? ' and reads' : ''}` : 'no token'}; ` +
     `CORS origins: ${a.cors?.length ? a.cors.join(', ') : 'none'}; extra hosts: ${a.allowHosts?.length ? a.allowHosts.join(', ') : 'none'}`);
   console.log(`web console: ${base}/`);
+  if (others) console.log(`listening on every address (${host}); from other machines: ${others.map((o) => o + '/').join(' ') || 'none (no other address here)'}`);
   let announcer: Announcer | null = null;
   if (config.announce) {
     announcer = await announce(built.map((d) => d.module), running.port, !!a.token, (line) => console.error(line));

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import { allRoutes } from '../src/api/route/routes';
@@ -53,6 +53,29 @@ async function opRow(page: Page, entity: string, op: string) {
   return block.locator(`.op[data-op="${op}"]`);
 }
 
+/** Waits until a person would see `l` (Playwright's visibility: rendered, a non-empty box, not visibility:hidden); its text. */
+async function seen(l: Locator, timeout = 5000): Promise<string> {
+  await l.waitFor({ state: 'visible', timeout });
+  assert.ok(await l.isVisible());
+  return (await l.textContent()) ?? '';
+}
+
+/** The operations a person sees in the entity list, as entity/operation. */
+function visibleOps(page: Page): Promise<string[]> {
+  return page.locator('#list .op').filter({ visible: true })
+    .evaluateAll((rs) => rs.map((r) => r.closest('details')!.getAttribute('data-entity') + '/' + r.getAttribute('data-op')));
+}
+
+/** Polls `f` every 100 ms until `ok` holds for its value (which it returns), or fails after `ms`. */
+async function settle<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('web console in headless Chromium', function () {
   this.timeout(60_000);
   let server: SimServer;
@@ -88,7 +111,7 @@ describe('web console in headless Chromium', function () {
     assert.equal(await input.getAttribute('type'), 'number');
     await input.fill('3000000');
     await setpoint.getByRole('button', { name: /^Set / }).click();
-    await setpoint.locator('.msg', { hasText: 'set = 3000000 µV (3.000 V)' }).waitFor();
+    await seen(setpoint.locator('.msg', { hasText: 'set = 3000000 µV (3.000 V)' }));
     for (const op of ['voltage', 'current']) await (await opRow(page, 'rail', op)).getByLabel(`watch rail ${op}`).check();
     const chart = page.locator('.chart[data-key="rail/0/voltage"]');
     await chart.locator('b', { hasText: /\(2\.99\d V\)|\(3\.00\d V\)/ }).waitFor();
@@ -96,6 +119,9 @@ describe('web console in headless Chromium', function () {
     await setpoint.getByRole('button', { name: /^Set / }).click();
     await chart.locator('b', { hasText: /\(4\.99\d V\)|\(5\.00\d V\)/ }).waitFor({ timeout: 5000 });
     await page.locator('.chart[data-key="rail/0/current"] b', { hasText: /\(200\.\d{3} mA\)|\(199\.\d{3} mA\)/ }).waitFor();
+    // The watched rows follow the stream as the charts do (the picture of docs/console.png shows both).
+    await seen((await opRow(page, 'rail', 'voltage')).locator('.msg', { hasText: /^= \d+ µV \((4\.99\d|5\.00\d) V\)$/ }));
+    await seen((await opRow(page, 'rail', 'current')).locator('.msg', { hasText: /^= \d+ µA \((200\.\d{3}|199\.\d{3}) mA\)$/ }));
     // Several points drawn, the last ones at 5 V: the line climbs to the top of the chart.
     await page.waitForFunction(`document.querySelector('.chart[data-key="rail/0/voltage"] polyline').getAttribute('points').split(' ').length >= 4`);
     const points = (await chart.locator('polyline').getAttribute('points'))!.split(' ');
@@ -114,8 +140,11 @@ describe('web console in headless Chromium', function () {
     await value.getByLabel('analog value', { exact: true }).fill('1000');
     await value.getByRole('button', { name: /^Set / }).click();
     const msg = value.locator('.msg.err');
-    await msg.waitFor();
-    assert.match(await msg.innerText(), /^aErrMode: analog 0 .*not an output/);
+    assert.match(await seen(msg), /^aErrMode: analog 0 .*not an output/);
+    assert.equal(await msg.evaluate((m) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(m).color), 'rgb(176, 0, 32)', 'shown in red');
+    // Beside its field: inside the row's box, in the viewport once the row is scrolled to.
+    const [row, box] = [await value.boundingBox(), await msg.boundingBox()];
+    assert.ok(row && box && box.y >= row.y && box.y + box.height <= row.y + row.height + 1, JSON.stringify({ row, box }));
     const action = await opRow(page, 'system', 'save');
     await action.getByRole('button', { name: /^Run / }).click();
     await action.locator('.msg', { hasText: 'done {}' }).waitFor();
@@ -123,9 +152,11 @@ describe('web console in headless Chromium', function () {
 
   it('runs a bulk capture and plots it', async () => {
     await page.click('#capture > summary');
+    assert.equal(await page.locator('#capPlot').isVisible(), false, 'no empty plot before a capture');
     await page.fill('#capN', '500');
     await page.click('#capRun');
     await page.locator('#capMsg', { hasText: /^captured: 1000 bytes, 500 samples/ }).waitFor({ timeout: 10_000 });
+    await seen(page.locator('#capPlot'));
     const points = (await page.locator('#capPlot polyline').getAttribute('points'))!.split(' ');
     assert.equal(points.length, 500);
     const ys = points.map((p) => Number(p.split(',')[1]));
@@ -172,15 +203,50 @@ describe('web console in headless Chromium', function () {
     await row.locator('.msg.err', { hasText: /^aErrRange: pair 2 is out of range 0\.\.1/ }).waitFor();
   });
 
-  it('filters entities and operations by name', async () => {
+  it('filters: only the matching operations are visible, and their values are read', async () => {
+    // A fresh page: no block opened, no value read yet.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openConsole(page, server.port);
+    await page.fill('#filter', 'hbinterval');
+    const only = await settle(() => visibleOps(page), (v) => v.length === 1);
+    assert.deepEqual(only, ['system/hbinterval']);
+    const blocks = await page.locator('#list details').filter({ visible: true }).evaluateAll((ds) => ds.map((d) => d.getAttribute('data-entity')));
+    assert.deepEqual(blocks, ['system']);
+    const row = page.locator('details[data-entity="system"] .op[data-op="hbinterval"]');
+    assert.match(await seen(row.locator('.msg')), /^= \d+ × 25\.6 ms/);
+    assert.equal(await row.locator('xpath=..').locator('.op[data-op="router"] .msg').innerText(), '', 'a hidden row is not read');
+    // A wider filter shows rows of the open block that were hidden: each is read when it appears.
+    await page.fill('#filter', 'system/');
+    const wide = await settle(() => visibleOps(page), (v) => v.length > 20);
+    for (const op of ['router', 'ledmaxbrightness', 'uptime']) assert.ok(wide.includes('system/' + op), wide.join(' '));
+    for (const op of ['router', 'ledmaxbrightness', 'uptime']) {
+      assert.match(await seen(page.locator(`details[data-entity="system"] .op[data-op="${op}"] .msg`, { hasText: /^= / })), /^= -?\d/);
+    }
     await page.fill('#filter', 'vbus');
-    const shown = await page.locator('#list details:not([hidden])').evaluateAll((ds) => ds.map((d) => d.getAttribute('data-entity')));
-    assert.deepEqual(shown, ['port']);
-    await page.locator('details[data-entity="port"] .op[data-op="vbusvoltage"]').waitFor();
-    const ops = await page.locator('details[data-entity="port"] .op:not([hidden])').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-op')));
-    assert.ok(ops.length >= 2 && ops.every((op) => op!.includes('vbus')), ops.join(' '));
+    const vbus = await settle(() => visibleOps(page), (v) => v.length > 0 && v.every((o) => o.includes('vbus')));
+    assert.ok(vbus.length >= 2 && vbus.every((o) => o.startsWith('port/') && o.includes('vbus')), vbus.join(' '));
     await page.fill('#filter', '');
-    assert.equal(await page.locator('#list details[hidden]').count(), 0);
+    for (const e of ['rail', 'port', 'system', 'store']) assert.ok(await page.locator(`details[data-entity="${e}"]`).isVisible(), e);
+    assert.ok((await visibleOps(page)).includes('rail/voltage'), 'the open rail block shows all its rows again');
+    await page.close();
+  });
+
+  it('sets a field when Enter is pressed in it, as Set does (Read where a row has no Set)', async () => {
+    const row = await opRow(page, 'system', 'hbinterval');
+    const input = row.getByLabel('system hbinterval', { exact: true });
+    await input.fill('42');
+    await input.press('Enter');
+    assert.equal(await seen(row.locator('.msg', { hasText: 'set = 42' })), 'set = 42 × 25.6 ms = 1075.2 ms');
+    const rest = await fetch(`http://127.0.0.1:${server.port}/api/v1/device/0x1234ABCD/system/0/hbinterval`).then((r) => r.json()) as { response: { value: number } };
+    assert.equal(rest.response.value, 42, 'the module has it');
+    // A value out of range pressed with Enter is refused in the page, as Set refuses it.
+    await input.fill('300');
+    await input.press('Enter');
+    assert.match(await seen(row.locator('.msg.err')), /^300 is not allowed: integer 1\.\.255/);
+    const pair = (await opRow(page, 'poe', 'pairvoltage')).getByLabel('poe pairvoltage pair');
+    await pair.fill('1');
+    await pair.press('Enter');
+    await seen((await opRow(page, 'poe', 'pairvoltage')).locator('.msg', { hasText: /^= -?\d+ µV/ }));
   });
 
   it('works with the older description (operations as a list of names)', async () => {
@@ -201,6 +267,10 @@ describe('web console in headless Chromium', function () {
     const overflow = await phone.evaluate('document.documentElement.scrollWidth - window.innerWidth') as number;
     assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
     await phone.screenshot({ path: path.join(SHOTS, 'console-phone.png'), fullPage: true });
+    await phone.fill('#filter', 'hbinterval');
+    assert.deepEqual(await settle(() => visibleOps(phone), (v) => v.length === 1), ['system/hbinterval']);
+    await seen(phone.locator('.op[data-op="hbinterval"] .msg', { hasText: /^= / }));
+    await phone.screenshot({ path: path.join(SHOTS, 'console-phone-filter.png') });
     await phone.close();
   });
 });

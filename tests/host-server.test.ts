@@ -85,7 +85,9 @@ describe('host server: a rack of 8 simulators', function () {
         assert.ok(sentByModule(sent, via.status, via.body), `${method} ${p}: ${via.status} ${via.body} is not what the module sent`);
         checked++;
       }
-      // The same route asked of the module directly gets the same status.
+      // The same route asked of the module directly gets the same status. Not for an action: two at
+      // once race for it (a second bulk capture while the first runs is 503 aErrBusy, whoever asks).
+      if (r.get === 'none') continue;
       const [a, b] = await Promise.all([exchange(host.port, 'GET', p), exchange(direct, 'GET', p)]);
       assert.equal(a.status, b.status, `GET ${p}`);
     }

@@ -5,7 +5,7 @@
 // PromQL where REST says 5000000 µV, and a module that goes down shows up == 0. `make test` installs the prometheus
 // package (promtool ships with it) when it is missing.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -44,15 +44,16 @@ async function until<T>(what: string, ms: number, f: () => Promise<T | undefined
   }
 }
 
-/** An instant PromQL query through Prometheus' HTTP API: [labels, value] per series. */
-async function query(port: number, promql: string): Promise<[Record<string, string>, number][]> {
-  const r = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(promql)}`);
+/** An instant PromQL query through Prometheus' HTTP API (at `time`, s since the epoch, else now): [labels, value] per series. */
+async function query(port: number, promql: string, time?: string): Promise<[Record<string, string>, number][]> {
+  const r = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(promql)}${time ? '&time=' + time : ''}`);
   const j = (await r.json()) as { status: string; data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
   assert.equal(j.status, 'success', JSON.stringify(j));
   return j.data.result.map((s) => [s.metric, Number(s.value[1])]);
 }
 
-describe('promtool check metrics', () => {
+describe('promtool check metrics', function () {
+  this.timeout(20_000); // five promtool runs: seconds on a loaded machine
   it('finds no problem in the exposition of any simulator profile, alone or together', () => {
     const all = PROFILES.map((profile, k) => createSimModule({ serialNumber: 0x100 + k, profile }));
     for (const [name, devices] of [...PROFILES.map((p, k) => [p.name, [all[k]]] as const), ['all profiles', all] as const]) {
@@ -69,41 +70,57 @@ describe('promtool check metrics', () => {
   });
 });
 
+interface Prometheus {
+  port: number;
+  log: () => string;
+  stop: () => Promise<void>;
+}
+
+/** A real Prometheus on loopback (its own configuration and data folder) scraping every second the targets `sdUrl` lists. */
+async function startPrometheus(sdUrl: string): Promise<Prometheus> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prometheus-test-'));
+  const port = await freePort();
+  fs.writeFileSync(path.join(dir, 'prometheus.yml'), [
+    'global:', '  scrape_interval: 1s', '  scrape_timeout: 900ms',
+    'scrape_configs:', '  - job_name: brainstem', '    honor_labels: true', '    http_sd_configs:',
+    `      - url: ${sdUrl}`, '        refresh_interval: 1s', '',
+  ].join('\n'));
+  const prom = spawn('prometheus', [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  prom.stderr!.on('data', (d) => { log += d; });
+  const exited = new Promise((r) => prom.once('exit', r));
+  const stop = async (): Promise<void> => {
+    if (prom.exitCode === null && prom.signalCode === null) prom.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  await until('Prometheus to be ready', 20_000, async () => ((await fetch(`http://127.0.0.1:${port}/-/ready`)).ok ? true : undefined)).catch(async (e) => {
+    await stop();
+    throw e;
+  });
+  return { port, log: () => log, stop };
+}
+
 describe('a real Prometheus finding simulators through the host server', function () {
   this.timeout(60_000);
   const sims: Proc[] = [];
   let host: Proc | null = null;
-  let prom: ChildProcess | null = null;
+  let prom: Prometheus | null = null;
   let promPort = 0;
-  let dir = '';
-  let promLog = '';
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prometheus-test-'));
     sims.push(await startSimAt(SERIAL_A, ['--profile', 'mtm-pm-1']));
     sims.push(await startSimAt(SERIAL_B, ['--profile', 'usbstem']));
     host = await startHost(sims.flatMap((s) => ['--module', `http://127.0.0.1:${s.port}`]));
-    promPort = await freePort();
-    fs.writeFileSync(path.join(dir, 'prometheus.yml'), [
-      'global:', '  scrape_interval: 1s', '  scrape_timeout: 900ms',
-      'scrape_configs:', '  - job_name: brainstem', '    honor_labels: true', '    http_sd_configs:',
-      `      - url: http://127.0.0.1:${host.port}/api/v1/targets`, '        refresh_interval: 1s', '',
-    ].join('\n'));
-    prom = spawn('prometheus', [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    prom.stderr!.on('data', (d) => { promLog += d; });
-    await until('Prometheus to be ready', 20_000, async () => ((await fetch(`http://127.0.0.1:${promPort}/-/ready`)).ok ? true : undefined));
+    prom = await startPrometheus(`http://127.0.0.1:${host.port}/api/v1/targets`);
+    promPort = prom.port;
   });
 
   after(async () => {
-    if (prom) {
-      const exited = new Promise((r) => prom!.once('exit', r));
-      prom.kill('SIGTERM');
-      await exited;
-    }
+    await prom?.stop();
     for (const s of sims) await s.stop();
     if (host) await host.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('PromQL reads what REST reads: a rail set to 5 V is 5 volts', async () => {
@@ -139,6 +156,61 @@ describe('a real Prometheus finding simulators through the host server', functio
     });
     const up = await query(promPort, `up{serial="${SERIAL_A}"}`);
     assert.deepEqual(up.map(([l, v]) => [l.instance, v]), [[`127.0.0.1:${sims[0].port}`, 1]]);
-    assert.equal(promLog.includes('level=error'), false, promLog);
+    assert.equal(prom!.log().includes('level=error'), false, prom!.log());
+  });
+});
+
+describe('a real Prometheus scraping a simulator of 8 modules through the host server', function () {
+  this.timeout(60_000);
+  const FIRST = 0x0000c001;
+  const serials = Array.from({ length: 8 }, (_, i) => '0x' + (FIRST + i).toString(16).toUpperCase().padStart(8, '0'));
+  let sim: Proc | null = null;
+  let host: Proc | null = null;
+  let prom: Prometheus | null = null;
+
+  before(async () => {
+    sim = await startSimAt(serials[0], ['--devices', '8', '--profile', 'usbstem']);
+    host = await startHost(['--module', `http://127.0.0.1:${sim.port}`]);
+    await until('the 8 modules online', 10_000, async () => {
+      const list = (await get(host!.port, '/api/v1/device')).json.response as { online: boolean }[];
+      return list.length === 8 && list.every((m) => m.online) ? true : undefined;
+    });
+    prom = await startPrometheus(`http://127.0.0.1:${host.port}/api/v1/targets`);
+  });
+
+  after(async () => {
+    await prom?.stop();
+    await sim?.stop();
+    await host?.stop();
+  });
+
+  it('lists the address once, labelled with the serials it serves', async () => {
+    const groups = (await get(host!.port, '/api/v1/targets')).json as { targets: string[]; labels: Record<string, string> }[];
+    assert.deepEqual(groups, [{ targets: [`127.0.0.1:${sim!.port}`], labels: { serials: serials.join(','), model: '4' } }]);
+  });
+
+  it('records every series once per scrape: count_over_time equals the number of scrapes', async () => {
+    const instance = `127.0.0.1:${sim!.port}`;
+    // Wait for a few scrapes, then count over one window at one evaluation time (samples already stored).
+    await until('6 scrapes', 20_000, async () => {
+      const r = await query(prom!.port, `count_over_time(up{instance="${instance}"}[1m])`);
+      return r.length >= 1 && r.every(([, v]) => v >= 6) ? true : undefined;
+    });
+    const at = (Date.now() / 1000 - 2).toFixed(3);
+    const ups = await query(prom!.port, `count_over_time(up{instance="${instance}"}[1m])`, at);
+    assert.equal(ups.length, 1, `one target for the address: ${JSON.stringify(ups)}`);
+    const scrapes = ups[0][1];
+    assert.ok(scrapes >= 3, `${scrapes} scrapes`);
+    const counts = await query(prom!.port, 'count_over_time(brainstem_system_uptime_seconds[1m])', at);
+    assert.deepEqual(counts.map(([l]) => l.serial).sort(), serials, 'one series per module');
+    for (const [labels, n] of counts) assert.equal(n, scrapes, `${labels.serial}: ${n} samples in ${scrapes} scrapes`);
+    // Every series of the exposition, sample by sample: none has more samples than there were scrapes.
+    const r = await fetch(`http://127.0.0.1:${prom!.port}/api/v1/query?time=${at}&query=` +
+      encodeURIComponent(`{__name__=~"brainstem_.+",instance="${instance}"}[1m]`));
+    const series = ((await r.json()) as { data: { result: { metric: Record<string, string>; values: unknown[] }[] } }).data.result;
+    assert.ok(series.length > 8 * 5, `${series.length} series`);
+    const over = series.filter((x) => x.values.length > scrapes).map((x) => JSON.stringify(x.metric) + ': ' + x.values.length);
+    assert.deepEqual(over, [], `more samples than the ${scrapes} scrapes`);
+    assert.equal(prom!.log().includes('level=error'), false, prom!.log());
   });
 });

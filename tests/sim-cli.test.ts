@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { usageLines } from '../host-sim/cli';
 import { USAGE } from '../host-sim/options';
 import { startSim } from './sim-helpers';
+import { reachable } from '../host-sim/reachable';
 
 const MAIN = path.resolve(__dirname, '../host-sim/main.js');
 
@@ -14,7 +15,8 @@ function run(args: string[]): { status: number | null; stdout: string; stderr: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.split('\n').filter((l) => l !== '') };
 }
 
-describe('simulator command line', () => {
+describe('simulator command line', function () {
+  this.timeout(20000); // each case starts a Node process: seconds on a loaded machine
   const cases: [string[], RegExp, number][] = [
     [['--bogus'], /^error: unknown option --bogus \(--help lists the options\)$/, 0],
     [['--prot', '9'], /^error: unknown option --prot; did you mean:$/, 1],
@@ -58,5 +60,37 @@ describe('simulator command line', () => {
     assert.equal(usageLines(USAGE, '--serial').length, 2);
     assert.deepEqual(usageLines(USAGE, '--port'), ['  --port N              TCP port (default 9005; 0 picks a free one)']);
     assert.deepEqual(usageLines(USAGE, '--nothing'), []);
+  });
+
+  it('--host 0.0.0.0 prints addresses one can connect to: loopback, and this machine\'s own', function () {
+    this.timeout(30000);
+    // A network namespace of its own (unshare -n, as root): loopback and one veth at 10.9.8.7, nothing else.
+    const script = [
+      'ip link set lo up && ip link add v0 type veth peer name v1 && ip addr add 10.9.8.7/24 dev v0 && ip link set v0 up && ip link set v1 up || exit 3',
+      'out=$(mktemp)',
+      `"${process.execPath}" "${MAIN}" --host 0.0.0.0 --port 0 --no-state > "$out" &`,
+      'for i in $(seq 100); do grep -q "^try: " "$out" && break; sleep 0.1; done',
+      'cat "$out"; echo ---',
+      'curl -s "$(sed -n "s/^try: curl //p" "$out")"; echo; echo ---',
+      'curl -s "$(grep -o "http://10\\.9\\.8\\.7:[0-9]*" "$out" | head -1)/api/v1/device/system/0/serialnumber"; echo',
+      'kill $!; rm -f "$out"',
+    ].join('\n');
+    const r = spawnSync('unshare', ['-n', 'sh', '-c', script], { encoding: 'utf8', timeout: 25000 });
+    assert.equal(r.status, 0, `the namespace run failed (this test needs root for unshare -n): ${r.stderr}`);
+    const [printed, viaTry, viaOther] = r.stdout.split('---\n');
+    assert.doesNotMatch(printed, /0\.0\.0\.0:/, 'no URL at the wildcard address');
+    assert.match(printed, /^try: curl http:\/\/127\.0\.0\.1:\d+\/api\/v1\/device\/system\/0\/serialnumber$/m);
+    assert.match(printed, /^web console: http:\/\/127\.0\.0\.1:\d+\/$/m);
+    assert.match(printed, /^listening on every address \(0\.0\.0\.0\); from other machines: http:\/\/10\.9\.8\.7:\d+\/$/m);
+    for (const answer of [viaTry, viaOther]) assert.equal(JSON.parse(answer).response.value, 305441741, r.stdout);
+  });
+
+  it('reachable: a named address as it is; a wildcard as loopback and the machine\'s addresses (IPv6 for :: only, no link-local)', () => {
+    const nic = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal, netmask: '', mac: '', cidr: null }) as never;
+    const interfaces = { lo: [nic('127.0.0.1', 'IPv4', true), nic('::1', 'IPv6', true)], eth0: [nic('10.0.0.5', 'IPv4'), nic('fe80::1', 'IPv6'), nic('2001:db8::5', 'IPv6')] };
+    assert.deepEqual(reachable('127.0.0.1', 9005, interfaces), { base: 'http://127.0.0.1:9005', others: null });
+    assert.deepEqual(reachable('::1', 9005, interfaces), { base: 'http://[::1]:9005', others: null });
+    assert.deepEqual(reachable('0.0.0.0', 9005, interfaces), { base: 'http://127.0.0.1:9005', others: ['http://10.0.0.5:9005'] });
+    assert.deepEqual(reachable('::', 9005, interfaces), { base: 'http://127.0.0.1:9005', others: ['http://10.0.0.5:9005', 'http://[2001:db8::5]:9005'] });
   });
 });

@@ -110,12 +110,22 @@ function opRow(entity, index, op, d) {
   }
   if (d.get === 'bytes') ctl.append(button('Download', () => report(slotDownload(path()))));
   if ((d.get === 'int' || d.get === 'bool' || d.get === '?') && !params.length) {
-    const box = el('input', { type: 'checkbox', 'aria-label': 'watch ' + name, onchange: () => watch(entity + '/' + index.value + '/' + op, d.unit, box.checked) });
+    const live = (key, v) => { if (key === path()) { msg.className = 'msg'; msg.textContent = '= ' + shown(v, d); } };
+    const box = el('input', { type: 'checkbox', 'aria-label': 'watch ' + name, onchange: () => watch(path(), d.unit, box.checked, live) });
     ctl.append(el('label', null, box, ' watch'));
   }
   if (input && input.dataset.allowed) ctl.append(el('span', { class: 'hint' }, input.dataset.allowed));
+  ctl.onkeydown = enterActs;
   row.append(msg);
   return row;
+}
+
+// Enter in a row's field does what its Set button does (Read or Run on a row with no Set).
+function enterActs(ev) {
+  if (ev.key !== 'Enter' || ev.target.tagName !== 'INPUT' || ev.target.type === 'checkbox') return;
+  ev.preventDefault();
+  const b = this.querySelector('button[aria-label^="Set "]') || this.querySelector('button');
+  if (b) b.click();
 }
 
 // A Set sends only what the description allows: an empty or out-of-bounds field is refused here.
@@ -185,10 +195,17 @@ function applyFilter() {
   const match = (e, op) => words.every((w) => (e + '/' + op).includes(w));
   for (const d of document.querySelectorAll('#list details')) {
     const e = d.dataset.entity;
+    // A block that opens reads its shown rows itself (the toggle listener); an open one reads each
+    // row the filter shows again, whose value was not read while it was hidden.
+    const wasOpen = d.open;
     d.hidden = words.length > 0 && !d.dataset.ops.split(' ').some((op) => match(e, op));
     if (words.length && !d.hidden && !d.open) { d.open = true; d.dataset.filtered = 1; }
     if (!words.length && d.dataset.filtered) { d.open = false; delete d.dataset.filtered; }
-    for (const r of d.querySelectorAll('.op')) r.hidden = !match(e, r.dataset.op);
+    for (const r of d.querySelectorAll('.op')) {
+      const hide = !match(e, r.dataset.op);
+      if (r.hidden && !hide && wasOpen && d.open) r.read?.();
+      r.hidden = hide;
+    }
   }
 }
 $('filter').oninput = applyFilter;

@@ -1,8 +1,9 @@
 'use strict';
 // Live values from the event stream as charts, with pause and CSV; bulk capture and store slots.
 
-function watch(key, unit, on) {
-  if (on) watched.set(key, { unit, values: [], last: null });
+// show(value): the watched operation's row shows each value the stream brings, as the chart does.
+function watch(key, unit, on, show) {
+  if (on) watched.set(key, { unit, values: [], last: null, show });
   else watched.delete(key);
   rows.length = 0;
   for (const w of watched.values()) w.values.length = 0;
@@ -68,6 +69,7 @@ function onEvent(ev) {
     const n = v && 'rawValue' in v ? Number(v.value) : NaN;
     row.push(Number.isFinite(n) ? n : '');
     w.last = v;
+    if (v && w.show) w.show(key, v);
     if (Number.isFinite(n)) {
       w.values.push(n);
       if (w.values.length > POINTS) w.values.shift();
@@ -159,7 +161,8 @@ async function slotDownload(path) {
   const samples = [];
   for (let i = 0; i + 1 < bytes.length; i += 2) samples.push(bytes[i] | (bytes[i + 1] << 8));
   plot(samples, 600, 150, $('capPlot'));
-  $('capPlot').hidden = false;
+  // An svg element has no `hidden` property: the attribute goes.
+  $('capPlot').removeAttribute('hidden');
   const link = $('slotLink');
   link.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
   link.download = path.replace(/\//g, '-') + '.bin';
