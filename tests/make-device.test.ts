@@ -30,6 +30,18 @@ describe('make device PLATFORM=pico/pico_w', function () {
     tool(at('home/pico/pico-sdk/build/pioasm/pioasm'));
     tool(at('home/pico/pico-sdk/build/_deps/picotool/picotool'));
     tool(at('gcc/bin/arm-none-eabi-gcc'));
+    tagSdk('2.2.0');
+  }
+
+  /** Makes the fake pico-sdk a git checkout whose one commit carries `tag`, as a clone of pico-sdk is. */
+  function tagSdk(tag: string): void {
+    const git = (...args: string[]) => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: at('home/pico/pico-sdk'), encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    };
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'release');
+    git('tag', tag);
   }
 
   function make(platform: string): Run {
@@ -64,6 +76,26 @@ describe('make device PLATFORM=pico/pico_w', function () {
     const r = make('pico/pico_w');
     assert.notEqual(r.status, 0);
     assert.deepEqual(said(r), [`make device PLATFORM=pico/pico_w: no pico-sdk 2.2.0 at PICO_SDK_DIR=${at('home/pico/pico-sdk')} (docs/pico.md)`]);
+    assert.equal(r.mcconfig, null);
+  });
+
+  it('says the pico-sdk is not a git checkout when it is a tree without git (make.pico.mk could not read its version)', () => {
+    picoTree();
+    fs.rmSync(at('home/pico/pico-sdk/.git'), { recursive: true });
+    const r = make('pico/pico_w');
+    assert.notEqual(r.status, 0);
+    assert.deepEqual(said(r), [`make device PLATFORM=pico/pico_w: pico-sdk at PICO_SDK_DIR=${at('home/pico/pico-sdk')} is not a git checkout at tag 2.2.0 (no git tag); Moddable's make.pico.mk reads the version with git describe --tags (docs/pico.md)`]);
+    assert.equal(r.mcconfig, null);
+  });
+
+  it('names the tag it found when the pico-sdk checkout is at another version', () => {
+    picoTree();
+    fs.rmSync(at('home/pico/pico-sdk/.git'), { recursive: true });
+    tagSdk('2.1.1');
+    const r = make('pico/pico_w');
+    assert.notEqual(r.status, 0);
+    assert.equal(said(r).length, 1, r.stderr);
+    assert.match(said(r)[0], /is not a git checkout at tag 2\.2\.0 \(2\.1\.1\)/);
     assert.equal(r.mcconfig, null);
   });
 
