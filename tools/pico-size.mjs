@@ -15,7 +15,6 @@ const FLASH = 2 * 1024 * 1024;
 const RAM = 264 * 1024;
 const SLOT = 16; // bytes per XS slot on a 32-bit chip
 const RAM_START = 0x20000000;
-const RAM_END = RAM_START + RAM;
 
 function fail(message) {
   console.error(`make pico-size: ${message}`);
@@ -34,12 +33,12 @@ function binutil(tool, args) {
   }
 }
 
-/** The ELF's allocated sections (readelf -S): name, type, address, size. */
+/** The ELF's allocated sections (readelf -S): name, type, size. */
 function sections(elf) {
   const out = [];
   for (const line of binutil('readelf', ['-SW', elf]).split('\n')) {
     const m = /^\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+([0-9a-f]{8})\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S*A\S*)\s/.exec(line);
-    if (m) out.push({ name: m[1], type: m[2], addr: parseInt(m[3], 16), size: parseInt(m[4], 16) });
+    if (m) out.push({ name: m[1], type: m[2], size: parseInt(m[4], 16) });
   }
   return out;
 }
@@ -61,16 +60,15 @@ function imageRows(bin, tmp) {
   const all = sections(elf);
   // Everything with contents is written to flash (the .data and scratch images are copied to RAM at boot).
   const flash = all.filter((s) => s.type !== 'NOBITS').reduce((a, s) => a + s.size, 0);
-  // RAM the image takes before the C heap: sections placed in RAM, without the stacks' reservations.
-  const inRam = all.filter((s) => s.addr >= RAM_START && s.addr < RAM_END && !/stack|heap/.test(s.name));
-  const ram = inRam.reduce((a, s) => a + s.size, 0);
+  // RAM below the C heap: the vector table, .data and .bss (the linker script puts `__end__` after them).
   const sym = symbols(elf, ['__end__', '__StackLimit']);
+  const ram = sym.__end__ - RAM_START;
   const xsObject = binutil('size', ['-B', '-d', path.join(tmp, 'mc.xs.c.o')]).trim().split('\n')[1].trim().split(/\s+/)[3];
   const firmware = firmwareSize(elf);
   const before = [
     ['flash: the whole image (every section with contents)', share(flash, FLASH, '2 MiB')],
     ...(firmware ? [['of it the CYW43439 Wi-Fi firmware', `${n(firmware)} B`]] : []),
-    [`RAM before the C heap (${inRam.map((s) => `\`${s.name}\``).join(' + ')})`, share(ram, RAM, '264 KiB')],
+    ['RAM before the C heap (vectors, `.data`, `.bss`: up to `__end__`)', share(ram, RAM, '264 KiB')],
     ['C heap: `__end__` .. `__StackLimit` (the XS heaps are taken from it)', `${n(sym.__StackLimit - sym.__end__)} B`],
     ['the XS image, compiled (`mc.xs.c.o`: text + data + bss)', `${n(Number(xsObject))} B`],
   ];
