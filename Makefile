@@ -187,6 +187,7 @@ pico-tools: ## check that the Pico W build tools are present (docs/pico.md)
 	[ -d "$(PICO_EXAMPLES_DIR)/build/generated/pico_base" ] || missing "no configured pico-examples (build/generated/pico_base) at PICO_EXAMPLES_DIR=$(PICO_EXAMPLES_DIR)"; \
 	[ -d "$(PICO_ROOT)/pico-examples" ] || missing "no pico-examples under PICO_ROOT=$(PICO_ROOT) (Moddable's make.pico.mk looks there)"; \
 	[ -x "$(PICO_GCC_ROOT)/bin/arm-none-eabi-gcc" ] || missing "no arm-none-eabi-gcc at PICO_GCC_ROOT=$(PICO_GCC_ROOT) (Debian: gcc-arm-none-eabi libnewlib-arm-none-eabi)"; \
+	printf '#include <cstring>\n' | "$(PICO_GCC_ROOT)/bin/arm-none-eabi-g++" -E -x c++ - >/dev/null 2>&1 || missing "arm-none-eabi-g++ at PICO_GCC_ROOT=$(PICO_GCC_ROOT) has no C++ library (Debian: libstdc++-arm-none-eabi-newlib; pico-extras' audio.cpp needs <cstring>)"; \
 	[ -x "$(PIOASM)" ] || missing "no pioasm at PIOASM=$(PIOASM)"; \
 	[ -x "$(UF2CONV)" ] || missing "no picotool on PATH or at UF2CONV=$(UF2CONV) (put the bin/ of picotool's install on PATH)"; \
 	command -v cmake >/dev/null || missing "no cmake on PATH"

@@ -30,6 +30,7 @@ describe('make device PLATFORM=pico/pico_w', function () {
     tool(at('home/pico/pico-sdk/build/pioasm/pioasm'));
     tool(at('home/pico/pico-sdk/build/_deps/picotool/picotool'));
     tool(at('gcc/bin/arm-none-eabi-gcc'));
+    tool(at('gcc/bin/arm-none-eabi-g++'));
     tagSdk('2.2.0');
   }
 
@@ -103,6 +104,7 @@ describe('make device PLATFORM=pico/pico_w', function () {
     ['pico-extras', 'home/pico/pico-extras', /no pico-extras at PICO_EXTRAS_DIR=/],
     ['a configured pico-examples', 'home/pico/pico-examples/build', /no configured pico-examples .* at PICO_EXAMPLES_DIR=/],
     ['the toolchain', 'gcc/bin/arm-none-eabi-gcc', /no arm-none-eabi-gcc at PICO_GCC_ROOT=.*gcc-arm-none-eabi/],
+    ['the C++ library', 'gcc/bin/arm-none-eabi-g++', /arm-none-eabi-g\+\+ at PICO_GCC_ROOT=.* has no C\+\+ library \(Debian: libstdc\+\+-arm-none-eabi-newlib/],
     ['pioasm', 'home/pico/pico-sdk/build/pioasm', /no pioasm at PIOASM=/],
     ['picotool', 'home/pico/pico-sdk/build/_deps', /no picotool on PATH or at UF2CONV=/],
   ];
@@ -117,6 +119,15 @@ describe('make device PLATFORM=pico/pico_w', function () {
       assert.equal(r.mcconfig, null);
     });
   }
+
+  it('names the C++ library when arm-none-eabi-g++ cannot find <cstring> (a toolchain without libstdc++)', () => {
+    picoTree();
+    fs.writeFileSync(at('gcc/bin/arm-none-eabi-g++'), '#!/bin/sh\necho "<stdin>:1:10: fatal error: cstring: No such file or directory" >&2\nexit 1\n');
+    const r = make('pico/pico_w');
+    assert.notEqual(r.status, 0);
+    assert.deepEqual(said(r), [`make device PLATFORM=pico/pico_w: arm-none-eabi-g++ at PICO_GCC_ROOT=${at('gcc')} has no C++ library (Debian: libstdc++-arm-none-eabi-newlib; pico-extras' audio.cpp needs <cstring>) (docs/pico.md)`]);
+    assert.equal(r.mcconfig, null);
+  });
 
   it('builds with -t build and hands mcconfig the tools and bash when all are there', () => {
     picoTree();
