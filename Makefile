@@ -146,7 +146,7 @@ MCCONFIG_ARGS ?=
 DEVICE_BUILD_DIR ?=
 MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
-.PHONY: device device-budget moddable-tools pico-tools check-moddable
+.PHONY: device device-budget moddable-tools pico-tools pico-size check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
 moddable-tools:
@@ -162,8 +162,9 @@ moddable-tools:
 # The Pico tools, where the Moddable SDK's documentation/devices/pico.md puts them (each overridable):
 # pico-sdk, pico-extras and a configured pico-examples (its build/generated/pico_base) under PICO_ROOT,
 # the arm-none-eabi toolchain under PICO_GCC_ROOT (found on PATH), pioasm, picotool (UF2CONV; on PATH
-# or in the pico-sdk build) and cmake. Moddable's make.pico.mk needs bash (`[[`) and takes its job count
-# from MAKEFLAGS_JOBS.
+# or in the pico-sdk build) and cmake. Moddable's make.pico.mk reads the pico-sdk version with
+# `git describe --tags` (so pico-sdk must be a git checkout at tag 2.2.0), needs bash (`[[`) and takes its
+# job count from MAKEFLAGS_JOBS.
 IS_PICO = $(filter pico/%,$(PLATFORM))
 PICO_ROOT ?= $(HOME)/pico
 PICO_SDK_DIR ?= $(PICO_ROOT)/pico-sdk
@@ -181,17 +182,26 @@ PICO_ENV = PICO_ROOT="$(PICO_ROOT)" PICO_SDK_DIR="$(PICO_SDK_DIR)" PICO_EXTRAS_D
 pico-tools: ## check that the Pico W build tools are present (docs/pico.md)
 	@missing() { echo "make device PLATFORM=$(PLATFORM): $$1 (docs/pico.md)" >&2; exit 1; }; \
 	[ -d "$(PICO_SDK_DIR)/src/rp2_common" ] || missing "no pico-sdk 2.2.0 at PICO_SDK_DIR=$(PICO_SDK_DIR)"; \
+	tag=$$(cd "$(PICO_SDK_DIR)" && git describe --tags --always --abbrev=0 2>/dev/null); \
+	[ "$$tag" = 2.2.0 ] || missing "pico-sdk at PICO_SDK_DIR=$(PICO_SDK_DIR) is not a git checkout at tag 2.2.0 ($${tag:-no git tag}); Moddable's make.pico.mk reads the version with git describe --tags"; \
 	[ -d "$(PICO_EXTRAS_DIR)/src/rp2_common" ] || missing "no pico-extras at PICO_EXTRAS_DIR=$(PICO_EXTRAS_DIR)"; \
 	[ -d "$(PICO_EXAMPLES_DIR)/build/generated/pico_base" ] || missing "no configured pico-examples (build/generated/pico_base) at PICO_EXAMPLES_DIR=$(PICO_EXAMPLES_DIR)"; \
 	[ -d "$(PICO_ROOT)/pico-examples" ] || missing "no pico-examples under PICO_ROOT=$(PICO_ROOT) (Moddable's make.pico.mk looks there)"; \
 	[ -x "$(PICO_GCC_ROOT)/bin/arm-none-eabi-gcc" ] || missing "no arm-none-eabi-gcc at PICO_GCC_ROOT=$(PICO_GCC_ROOT) (Debian: gcc-arm-none-eabi libnewlib-arm-none-eabi)"; \
+	printf '#include <cstring>\n' | "$(PICO_GCC_ROOT)/bin/arm-none-eabi-g++" -E -x c++ - >/dev/null 2>&1 || missing "arm-none-eabi-g++ at PICO_GCC_ROOT=$(PICO_GCC_ROOT) has no C++ library (Debian: libstdc++-arm-none-eabi-newlib; pico-extras' audio.cpp needs <cstring>)"; \
 	[ -x "$(PIOASM)" ] || missing "no pioasm at PIOASM=$(PIOASM)"; \
-	[ -x "$(UF2CONV)" ] || missing "no picotool on PATH or at UF2CONV=$(UF2CONV)"; \
+	[ -x "$(UF2CONV)" ] || missing "no picotool on PATH or at UF2CONV=$(UF2CONV) (put the bin/ of picotool's install on PATH)"; \
 	command -v cmake >/dev/null || missing "no cmake on PATH"
 
 device: $(NPM_STAMP) moddable-tools $(if $(IS_PICO),pico-tools) ## firmware with the Moddable SDK (PLATFORM=esp32, pico/pico_w or lin)
 	$(if $(IS_PICO),$(PICO_ENV)) PATH="$(CURDIR)/node_modules/.bin:$$PATH" \
 		mcconfig -m -p $(PLATFORM) $(if $(IS_PICO),-t build) $(MCCONFIG_OUT) $(MCCONFIG_ARGS) manifest.json
+
+# What the Pico W image costs (flash, RAM, C heap, the XS image, the uf2), read from the build that
+# make device PLATFORM=pico/pico_w left under DEVICE_BUILD_DIR (or $MODDABLE/build) with arm-none-eabi's
+# binutils: docs/pico.md shows its output. A build of the JavaScript half alone gives the XS rows.
+pico-size: ## sizes of the Pico W image make device built (flash, RAM, XS image, uf2)
+	@node tools/pico-size.mjs "$(or $(DEVICE_BUILD_DIR),$(if $(MODDABLE),$(MODDABLE)/build))"
 
 # A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.
 device-budget: $(NPM_STAMP) moddable-tools ## desktop-host build inside the module's fixed XS heap

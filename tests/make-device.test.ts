@@ -30,6 +30,19 @@ describe('make device PLATFORM=pico/pico_w', function () {
     tool(at('home/pico/pico-sdk/build/pioasm/pioasm'));
     tool(at('home/pico/pico-sdk/build/_deps/picotool/picotool'));
     tool(at('gcc/bin/arm-none-eabi-gcc'));
+    tool(at('gcc/bin/arm-none-eabi-g++'));
+    tagSdk('2.2.0');
+  }
+
+  /** Makes the fake pico-sdk a git checkout whose one commit carries `tag`, as a clone of pico-sdk is. */
+  function tagSdk(tag: string): void {
+    const git = (...args: string[]) => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: at('home/pico/pico-sdk'), encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    };
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'release');
+    git('tag', tag);
   }
 
   function make(platform: string): Run {
@@ -67,10 +80,31 @@ describe('make device PLATFORM=pico/pico_w', function () {
     assert.equal(r.mcconfig, null);
   });
 
+  it('says the pico-sdk is not a git checkout when it is a tree without git (make.pico.mk could not read its version)', () => {
+    picoTree();
+    fs.rmSync(at('home/pico/pico-sdk/.git'), { recursive: true });
+    const r = make('pico/pico_w');
+    assert.notEqual(r.status, 0);
+    assert.deepEqual(said(r), [`make device PLATFORM=pico/pico_w: pico-sdk at PICO_SDK_DIR=${at('home/pico/pico-sdk')} is not a git checkout at tag 2.2.0 (no git tag); Moddable's make.pico.mk reads the version with git describe --tags (docs/pico.md)`]);
+    assert.equal(r.mcconfig, null);
+  });
+
+  it('names the tag it found when the pico-sdk checkout is at another version', () => {
+    picoTree();
+    fs.rmSync(at('home/pico/pico-sdk/.git'), { recursive: true });
+    tagSdk('2.1.1');
+    const r = make('pico/pico_w');
+    assert.notEqual(r.status, 0);
+    assert.equal(said(r).length, 1, r.stderr);
+    assert.match(said(r)[0], /is not a git checkout at tag 2\.2\.0 \(2\.1\.1\)/);
+    assert.equal(r.mcconfig, null);
+  });
+
   const PIECES: [string, string, RegExp][] = [
     ['pico-extras', 'home/pico/pico-extras', /no pico-extras at PICO_EXTRAS_DIR=/],
     ['a configured pico-examples', 'home/pico/pico-examples/build', /no configured pico-examples .* at PICO_EXAMPLES_DIR=/],
     ['the toolchain', 'gcc/bin/arm-none-eabi-gcc', /no arm-none-eabi-gcc at PICO_GCC_ROOT=.*gcc-arm-none-eabi/],
+    ['the C++ library', 'gcc/bin/arm-none-eabi-g++', /arm-none-eabi-g\+\+ at PICO_GCC_ROOT=.* has no C\+\+ library \(Debian: libstdc\+\+-arm-none-eabi-newlib/],
     ['pioasm', 'home/pico/pico-sdk/build/pioasm', /no pioasm at PIOASM=/],
     ['picotool', 'home/pico/pico-sdk/build/_deps', /no picotool on PATH or at UF2CONV=/],
   ];
@@ -85,6 +119,15 @@ describe('make device PLATFORM=pico/pico_w', function () {
       assert.equal(r.mcconfig, null);
     });
   }
+
+  it('names the C++ library when arm-none-eabi-g++ cannot find <cstring> (a toolchain without libstdc++)', () => {
+    picoTree();
+    fs.writeFileSync(at('gcc/bin/arm-none-eabi-g++'), '#!/bin/sh\necho "<stdin>:1:10: fatal error: cstring: No such file or directory" >&2\nexit 1\n');
+    const r = make('pico/pico_w');
+    assert.notEqual(r.status, 0);
+    assert.deepEqual(said(r), [`make device PLATFORM=pico/pico_w: arm-none-eabi-g++ at PICO_GCC_ROOT=${at('gcc')} has no C++ library (Debian: libstdc++-arm-none-eabi-newlib; pico-extras' audio.cpp needs <cstring>) (docs/pico.md)`]);
+    assert.equal(r.mcconfig, null);
+  });
 
   it('builds with -t build and hands mcconfig the tools and bash when all are there', () => {
     picoTree();
