@@ -10,6 +10,13 @@
 // where the socket takes writes after the peer's FIN; where it does not (lwIP marks the socket not
 // ready on the FIN, before the request is even read: modules/io/socket/lwip/tcp.c), the write that
 // fails ends the connection at once, and nothing is thrown.
+// On a board whose lwIP heap is small (the Pico W: MEM_SIZE 4,000 bytes, and every segment one pbuf of a
+// full MSS, build/devices/pico/config/lwipopts_examples_common.h:19-23 and LWIP_NETIF_TX_SINGLE_PBUF),
+// a write the heap cannot take is lost: tcp_write fails, the SDK only traces "tcp write failed" and
+// ends the socket (modules/io/socket/lwip/tcp.c:402-404). There the server's SendTurns pace the
+// writes: one write of at most writeMax bytes (one segment) per socket until the peer has acknowledged
+// it (onWritable reports the whole send buffer free again), and at most `max` sockets with bytes in
+// flight at once; a socket waiting for its turn is written when another's bytes are acknowledged.
 
 import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
@@ -31,7 +38,49 @@ export interface TransportEvents {
   drained(t: DeviceTransport): void;
   /** The socket is closed and forgotten. */
   closed(t: DeviceTransport): void;
+  /** The server's write pacing, or null where the stack takes what the socket says it does. */
+  readonly turns: SendTurns | null;
 }
+
+/** The pacing of a server's writes on a board with a small lwIP heap (none: writes go as far as the socket says). */
+export class SendTurns {
+  /** Bytes one write may carry. */
+  readonly writeMax: number;
+  /** The socket's whole send buffer, as its first onWritable reports it (nothing sent yet). */
+  capacity = 0;
+  private readonly max: number;
+  private busy = 0;
+  /** Sockets with bytes to write, waiting for a turn (in the order they asked). */
+  private readonly waiting: DeviceTransport[] = [];
+
+  constructor(writeMax: number, max: number) {
+    this.writeMax = writeMax;
+    this.max = max > 0 ? max : 0x7fffffff;
+  }
+
+  /** A turn for `t`, or false (and `t` is written when one comes free). */
+  take(t: DeviceTransport): boolean {
+    if (this.busy < this.max) {
+      this.busy++;
+      return true;
+    }
+    if (this.waiting.indexOf(t) < 0) this.waiting.push(t);
+    return false;
+  }
+
+  /** A socket's bytes were acknowledged, or it closed: the next waiting socket writes. */
+  give(): void {
+    this.busy--;
+    const next = this.waiting.shift();
+    if (next) next.turnCame();
+  }
+
+  forget(t: DeviceTransport): void {
+    const k = this.waiting.indexOf(t);
+    if (k >= 0) this.waiting.splice(k, 1);
+  }
+}
+Object.freeze(SendTurns.prototype);
 
 export class DeviceTransport implements Transport {
   private readonly tcp: TCP;
@@ -48,6 +97,8 @@ export class DeviceTransport implements Transport {
   private done = false;
   /** A write threw (not ready, or the socket failed): nothing more will leave. */
   private writeFailed = false;
+  /** Holds one of the server's send turns: bytes written that the peer has not acknowledged yet. */
+  private sending = false;
   private flushed: (() => void) | null = null;
   private linger: Timer | undefined;
   /** A drained notice waiting to run (one at a time). */
@@ -80,7 +131,8 @@ export class DeviceTransport implements Transport {
   close(): void {
     if (this.done || this.closing) return;
     this.closing = true;
-    if (!this.queue.length) this.finish();
+    // Paced, the socket closes once its last bytes are acknowledged: until then they hold lwIP's heap.
+    if (!this.queue.length && !this.sending) this.finish();
     else this.linger = Timer.set(() => { this.linger = undefined; this.finish(); }, LINGER_MS);
   }
 
@@ -100,12 +152,19 @@ export class DeviceTransport implements Transport {
     this.queued += bytes.length;
   }
 
-  /** Write queued bytes, in order, as far as the socket's writable count goes. */
+  /** Write queued bytes, in order, as far as the socket's writable count (and the server's pacing) goes. */
   private drain(): void {
     const queue = this.queue;
+    const turns = this.events.turns;
     while (queue.length && this.writable > 0) {
+      let room = this.writable;
+      if (turns) {
+        if (this.sending || !turns.take(this)) return; // one paced write in flight, then the next
+        this.sending = true;
+        if (room > turns.writeMax) room = turns.writeMax;
+      }
       const head = queue[0];
-      const n = Math.min(this.writable, head.length);
+      const n = Math.min(room, head.length);
       try {
         this.tcp.write(n === head.length ? head : head.subarray(0, n));
       } catch {
@@ -113,6 +172,7 @@ export class DeviceTransport implements Transport {
         // the connection is ending anyway.
         this.writable = 0;
         this.writeFailed = true;
+        this.endTurn();
         if (this.closing) this.finish();
         return;
       }
@@ -131,11 +191,28 @@ export class DeviceTransport implements Transport {
     this.pump();
   }
 
+  /** The server's pacing gave this socket a turn it was waiting for. */
+  turnCame(): void {
+    if (!this.done) this.drain();
+  }
+
+  /** Give the send turn back (bytes acknowledged, or none will be). */
+  private endTurn(): void {
+    if (!this.sending) return;
+    this.sending = false;
+    this.events.turns!.give();
+  }
+
   /** The socket's onWritable. */
   writableNow(count: number): void {
     if (this.done) return;
     this.writable = count;
-    if (!this.queue.length) {
+    const turns = this.events.turns;
+    if (turns) {
+      if (count > turns.capacity) turns.capacity = count;
+      if (count >= turns.capacity) this.endTurn(); // the whole send buffer is free: all acknowledged
+    }
+    if (!this.queue.length && !this.sending) {
       // Nothing was waiting: what was written before this event has left.
       this.unsent = false;
       const then = this.flushed;
@@ -148,7 +225,7 @@ export class DeviceTransport implements Transport {
     if (!this.closing && this.drainTimer === undefined) this.drainTimer = Timer.set(this.notifyDrained, 0);
     if (this.queue.length) return;
     if (this.closing) {
-      this.finish();
+      if (!this.sending) this.finish(); // paced: once the last bytes are acknowledged
       return;
     }
     this.pump(); // reading may have paused on a full queue
@@ -183,6 +260,9 @@ export class DeviceTransport implements Transport {
     this.drainTimer = undefined;
     this.queue.length = 0;
     this.queued = 0;
+    const turns = this.events.turns;
+    if (turns) turns.forget(this);
+    this.endTurn();
     try { this.tcp.close(); } catch { /* already closed by the peer */ }
     const then = this.flushed;
     this.flushed = null;
