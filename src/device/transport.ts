@@ -42,14 +42,18 @@ export interface TransportEvents {
   readonly turns: SendTurns | null;
 }
 
-/** The pacing of a server's writes on a board with a small lwIP heap (none: writes go as far as the socket says). */
+/**
+ * The pacing of a server's writes on a board with a small lwIP heap (none: writes go as far as the
+ * socket says). It holds which sockets have bytes in flight, so a socket carries no state for it.
+ */
 export class SendTurns {
   /** Bytes one write may carry. */
   readonly writeMax: number;
   /** The socket's whole send buffer, as its first onWritable reports it (nothing sent yet). */
   capacity = 0;
   private readonly max: number;
-  private busy = 0;
+  /** Sockets with bytes the peer has not acknowledged yet (at most `max`). */
+  private readonly holders: DeviceTransport[] = [];
   /** Sockets with bytes to write, waiting for a turn (in the order they asked). */
   private readonly waiting: DeviceTransport[] = [];
 
@@ -58,26 +62,34 @@ export class SendTurns {
     this.max = max > 0 ? max : 0x7fffffff;
   }
 
+  holds(t: DeviceTransport): boolean {
+    return this.holders.indexOf(t) >= 0;
+  }
+
   /** A turn for `t`, or false (and `t` is written when one comes free). */
   take(t: DeviceTransport): boolean {
-    if (this.busy < this.max) {
-      this.busy++;
+    if (this.holders.length < this.max) {
+      this.holders.push(t);
       return true;
     }
     if (this.waiting.indexOf(t) < 0) this.waiting.push(t);
     return false;
   }
 
-  /** A socket's bytes were acknowledged, or it closed: the next waiting socket writes. */
-  give(): void {
-    this.busy--;
+  /** `t`'s bytes were acknowledged, or it closed: the next waiting socket writes. */
+  give(t: DeviceTransport): void {
+    const k = this.holders.indexOf(t);
+    if (k < 0) return;
+    this.holders.splice(k, 1);
     const next = this.waiting.shift();
     if (next) next.turnCame();
   }
 
+  /** `t` is closed: no turn, and no waiting for one. */
   forget(t: DeviceTransport): void {
     const k = this.waiting.indexOf(t);
     if (k >= 0) this.waiting.splice(k, 1);
+    this.give(t);
   }
 }
 Object.freeze(SendTurns.prototype);
@@ -97,8 +109,6 @@ export class DeviceTransport implements Transport {
   private done = false;
   /** A write threw (not ready, or the socket failed): nothing more will leave. */
   private writeFailed = false;
-  /** Holds one of the server's send turns: bytes written that the peer has not acknowledged yet. */
-  private sending = false;
   private flushed: (() => void) | null = null;
   private linger: Timer | undefined;
   /** A drained notice waiting to run (one at a time). */
@@ -132,7 +142,7 @@ export class DeviceTransport implements Transport {
     if (this.done || this.closing) return;
     this.closing = true;
     // Paced, the socket closes once its last bytes are acknowledged: until then they hold lwIP's heap.
-    if (!this.queue.length && !this.sending) this.finish();
+    if (!this.queue.length && !this.sending()) this.finish();
     else this.linger = Timer.set(() => { this.linger = undefined; this.finish(); }, LINGER_MS);
   }
 
@@ -159,8 +169,7 @@ export class DeviceTransport implements Transport {
     while (queue.length && this.writable > 0) {
       let room = this.writable;
       if (turns) {
-        if (this.sending || !turns.take(this)) return; // one paced write in flight, then the next
-        this.sending = true;
+        if (turns.holds(this) || !turns.take(this)) return; // one paced write in flight, then the next
         if (room > turns.writeMax) room = turns.writeMax;
       }
       const head = queue[0];
@@ -172,7 +181,7 @@ export class DeviceTransport implements Transport {
         // the connection is ending anyway.
         this.writable = 0;
         this.writeFailed = true;
-        this.endTurn();
+        if (turns) turns.give(this);
         if (this.closing) this.finish();
         return;
       }
@@ -196,11 +205,10 @@ export class DeviceTransport implements Transport {
     if (!this.done) this.drain();
   }
 
-  /** Give the send turn back (bytes acknowledged, or none will be). */
-  private endTurn(): void {
-    if (!this.sending) return;
-    this.sending = false;
-    this.events.turns!.give();
+  /** Paced, and bytes written that the peer has not acknowledged yet. */
+  private sending(): boolean {
+    const turns = this.events.turns;
+    return turns !== null && turns.holds(this);
   }
 
   /** The socket's onWritable. */
@@ -210,9 +218,9 @@ export class DeviceTransport implements Transport {
     const turns = this.events.turns;
     if (turns) {
       if (count > turns.capacity) turns.capacity = count;
-      if (count >= turns.capacity) this.endTurn(); // the whole send buffer is free: all acknowledged
+      if (count >= turns.capacity) turns.give(this); // the whole send buffer is free: all acknowledged
     }
-    if (!this.queue.length && !this.sending) {
+    if (!this.queue.length && !this.sending()) {
       // Nothing was waiting: what was written before this event has left.
       this.unsent = false;
       const then = this.flushed;
@@ -225,7 +233,7 @@ export class DeviceTransport implements Transport {
     if (!this.closing && this.drainTimer === undefined) this.drainTimer = Timer.set(this.notifyDrained, 0);
     if (this.queue.length) return;
     if (this.closing) {
-      if (!this.sending) this.finish(); // paced: once the last bytes are acknowledged
+      if (!this.sending()) this.finish(); // paced: once the last bytes are acknowledged
       return;
     }
     this.pump(); // reading may have paused on a full queue
@@ -262,7 +270,6 @@ export class DeviceTransport implements Transport {
     this.queued = 0;
     const turns = this.events.turns;
     if (turns) turns.forget(this);
-    this.endTurn();
     try { this.tcp.close(); } catch { /* already closed by the peer */ }
     const then = this.flushed;
     this.flushed = null;
