@@ -63,6 +63,9 @@ describe('a serial per board, read where the chip has it', () => {
       const b = identity();
       assert.deepEqual(a, { serial: 0xc4123456, hostname: 'brainstem-c4123456', announced: ['brainstem-c4123456'] });
       assert.deepEqual(b, { serial: 0xc4abcdef, hostname: 'brainstem-c4abcdef', announced: ['brainstem-c4abcdef'] });
+      // The name it took is its name for the Host check too.
+      const byName = ask(8080, 'GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: brainstem-c4abcdef.local\r\n\r\n');
+      assert.equal(byName.status, 200, JSON.stringify(byName.json));
     });
   }
 

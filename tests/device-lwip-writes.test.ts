@@ -99,3 +99,27 @@ describe('answers whole through the Pico W lwIP heap (4 clients at once)', () =>
     assert.ok(net.traces.includes('tcp write failed\n'));
   });
 });
+
+describe('paced writes and clients that stop reading', () => {
+  after(() => { delete require.cache[MAIN]; net.reset(); });
+
+  it('gives the turns of two stalled clients back once their connections are closed, and answers the others', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap();
+    net.lwip = heap;
+    const stalled = [net.connect(8080, PICO_SND_BUF), net.connect(8080, PICO_SND_BUF)];
+    for (const c of stalled) {
+      c.setReading(false); // nothing is acknowledged: as a peer that went away
+      c.send('GET /api/v1/device/0x1234ABCD HTTP/1.1\r\nHost: 192.168.1.50\r\n\r\n');
+    }
+    net.advance(1000);
+    const late = net.connect(8080, PICO_SND_BUF);
+    late.send('GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: 192.168.1.50\r\n\r\n');
+    net.advance(1000);
+    assert.equal(late.received, '', 'both turns are taken by unacknowledged bytes');
+    net.advance(120000); // idle timeout, linger, and the turn kept while lwIP still holds the bytes
+    assert.match(late.received, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.ok(stalled.every((c) => c.closedByServer), 'the stalled connections were closed');
+    assert.equal(heap.failures, 0);
+  });
+});

@@ -28,6 +28,11 @@ export const READ_CHUNK = 1460;
 export const QUEUE_MAX = 8192;
 /** How long a closing socket may wait for its peer to take the last answer. */
 export const LINGER_MS = 5000;
+/**
+ * How long a socket closed with bytes unacknowledged keeps its send turn (paced boards): lwIP keeps
+ * those bytes until the peer acknowledges them or it gives up on the peer.
+ */
+export const CLOSED_HOLD_MS = 60000;
 
 export interface TransportEvents {
   /** Bytes arrived: feed them to the Connection (synchronously). */
@@ -66,6 +71,10 @@ export class SendTurns {
     return this.holders.indexOf(t) >= 0;
   }
 
+  isWaiting(t: DeviceTransport): boolean {
+    return this.waiting.indexOf(t) >= 0;
+  }
+
   /** A turn for `t`, or false (and `t` is written when one comes free). */
   take(t: DeviceTransport): boolean {
     if (this.holders.length < this.max) {
@@ -85,11 +94,15 @@ export class SendTurns {
     if (next) next.turnCame();
   }
 
-  /** `t` is closed: no turn, and no waiting for one. */
+  /**
+   * `t` is closed: it waits for no turn. A turn it holds (its last bytes never acknowledged: a peer that
+   * stopped reading or went away) stays taken for CLOSED_HOLD_MS, as lwIP keeps those bytes after the
+   * close, until it gives up on the peer.
+   */
   forget(t: DeviceTransport): void {
     const k = this.waiting.indexOf(t);
     if (k >= 0) this.waiting.splice(k, 1);
-    this.give(t);
+    if (this.holds(t)) Timer.set(() => this.give(t), CLOSED_HOLD_MS);
   }
 }
 Object.freeze(SendTurns.prototype);
@@ -113,6 +126,15 @@ export class DeviceTransport implements Transport {
   private linger: Timer | undefined;
   /** A drained notice waiting to run (one at a time). */
   private drainTimer: Timer | undefined;
+  /** The peer had LINGER_MS to take the last answer; one still waiting for a send turn waits on (paced). */
+  private readonly lingerOver = (): void => {
+    const turns = this.events.turns;
+    if (turns && turns.isWaiting(this)) this.linger = Timer.set(this.lingerOver, LINGER_MS);
+    else {
+      this.linger = undefined;
+      this.finish();
+    }
+  };
   private readonly notifyDrained = (): void => {
     this.drainTimer = undefined;
     if (!this.done && !this.closing) this.events.drained(this);
@@ -143,7 +165,7 @@ export class DeviceTransport implements Transport {
     this.closing = true;
     // Paced, the socket closes once its last bytes are acknowledged: until then they hold lwIP's heap.
     if (!this.queue.length && !this.sending()) this.finish();
-    else this.linger = Timer.set(() => { this.linger = undefined; this.finish(); }, LINGER_MS);
+    else this.linger = Timer.set(this.lingerOver, LINGER_MS);
   }
 
   /** Run `then` once everything written so far has left (for the reset after its answer). */

@@ -36,8 +36,13 @@ export class LwipHeap {
   /** Writes lost (tcp_write out of memory). */
   failures = 0;
 
-  /** @param ackDelayMs virtual time from a write to the peer's acknowledgement */
-  constructor(readonly ackDelayMs = 20, readonly size = PICO_MEM_SIZE, readonly mss = PICO_MSS) {}
+  /**
+   * @param ackDelayMs virtual time from a write to the peer's acknowledgement
+   * @param giveUpMs virtual time from a close to lwIP giving up on a peer that acknowledges nothing,
+   *   freeing what it still held (its retransmissions back off to minutes in src/core/tcp.c's
+   *   tcp_slowtmr; a test picks something shorter)
+   */
+  constructor(readonly ackDelayMs = 20, readonly giveUpMs = 50000, readonly size = PICO_MEM_SIZE, readonly mss = PICO_MSS) {}
 
   /** tcp_write(TCP_WRITE_FLAG_COPY) of `n` bytes: true when queued, false when out of memory (nothing queued). */
   write(s: SocketSegments, n: number): boolean {

@@ -1,7 +1,7 @@
 // Fake of the platform layer ('hal/device/platform'): a chip that can restart or not (chipRestarts),
 // with addresses, and a record of every restart asked for (with the virtual time). Its MAC exists only
 // once the Wi-Fi driver has started (a fake Wi-Fi object was made: tests/fakes/wifi.ts), as on the
-// chips: before that the ESP32's `net` answers nothing (modules/network/net/esp/modNet.c:81-91:
+// chips: before that the ESP32's `net` answers nothing (modules/network/net/esp/modNet.c:83-93:
 // esp_wifi_get_mode fails, so no netif and no MAC) and the Pico W's reads lwIP's netif_list while it is
 // NULL (modules/network/net/pico/modNet.c:54): bytes of the RP2040's boot ROM, the same on every board.
 // Like the chips' platform (hal/device/platform/ecma419.ts) it has no identifier of its own.

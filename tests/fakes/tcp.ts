@@ -93,8 +93,11 @@ export default class TCP {
     const conn = this.conn;
     if (!conn || conn.serverClosed) return;
     conn.serverClosed = true; // bytes already written still reach the client (FIN after data)
-    if (net.lwip) net.setTimer(() => this.acknowledged(), net.lwip.ackDelayMs, false);
-    else net.notifyDelivered(conn);
+    const heap = net.lwip;
+    if (heap) {
+      net.setTimer(() => this.acknowledged(), heap.ackDelayMs, false);
+      net.setTimer(() => heap.release(this.segments), heap.giveUpMs, false); // a peer that never acknowledges
+    } else net.notifyDelivered(conn);
   }
 
   fireReadable(count: number): void { if (this.options.onReadable) this.options.onReadable.call(this, count); }
