@@ -8,7 +8,8 @@ import Timer from 'timer';
 import type { Connection, RequestHandler } from '../http/connection';
 import { ServerCore, TICK_MS } from '../http/server-core';
 import { WrapSafeTicks } from './ticks';
-import { DeviceTransport, READ_CHUNK, SendTurns, type TransportEvents } from './transport';
+import { DeviceTransport, READ_CHUNK, type TransportEvents } from './transport';
+import { SendTurns } from './send-turns';
 import type { TextCodec } from '../../util/text';
 
 export interface DeviceServerOptions {

@@ -21,6 +21,7 @@
 import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
 import type { Transport } from '../http/connection';
+import type { SendTurns } from './send-turns';
 
 /** One TCP segment's worth: reads larger than this are taken in several steps. */
 export const READ_CHUNK = 1460;
@@ -28,11 +29,6 @@ export const READ_CHUNK = 1460;
 export const QUEUE_MAX = 8192;
 /** How long a closing socket may wait for its peer to take the last answer. */
 export const LINGER_MS = 5000;
-/**
- * How long a socket closed with bytes unacknowledged keeps its send turn (paced boards): lwIP keeps
- * those bytes until the peer acknowledges them or it gives up on the peer.
- */
-export const CLOSED_HOLD_MS = 60000;
 
 export interface TransportEvents {
   /** Bytes arrived: feed them to the Connection (synchronously). */
@@ -47,65 +43,6 @@ export interface TransportEvents {
   readonly turns: SendTurns | null;
 }
 
-/**
- * The pacing of a server's writes on a board with a small lwIP heap (none: writes go as far as the
- * socket says). It holds which sockets have bytes in flight, so a socket carries no state for it.
- */
-export class SendTurns {
-  /** Bytes one write may carry. */
-  readonly writeMax: number;
-  /** The socket's whole send buffer, as its first onWritable reports it (nothing sent yet). */
-  capacity = 0;
-  private readonly max: number;
-  /** Sockets with bytes the peer has not acknowledged yet (at most `max`). */
-  private readonly holders: DeviceTransport[] = [];
-  /** Sockets with bytes to write, waiting for a turn (in the order they asked). */
-  private readonly waiting: DeviceTransport[] = [];
-
-  constructor(writeMax: number, max: number) {
-    this.writeMax = writeMax;
-    this.max = max > 0 ? max : 0x7fffffff;
-  }
-
-  holds(t: DeviceTransport): boolean {
-    return this.holders.indexOf(t) >= 0;
-  }
-
-  isWaiting(t: DeviceTransport): boolean {
-    return this.waiting.indexOf(t) >= 0;
-  }
-
-  /** A turn for `t`, or false (and `t` is written when one comes free). */
-  take(t: DeviceTransport): boolean {
-    if (this.holders.length < this.max) {
-      this.holders.push(t);
-      return true;
-    }
-    if (this.waiting.indexOf(t) < 0) this.waiting.push(t);
-    return false;
-  }
-
-  /** `t`'s bytes were acknowledged, or it closed: the next waiting socket writes. */
-  give(t: DeviceTransport): void {
-    const k = this.holders.indexOf(t);
-    if (k < 0) return;
-    this.holders.splice(k, 1);
-    const next = this.waiting.shift();
-    if (next) next.turnCame();
-  }
-
-  /**
-   * `t` is closed: it waits for no turn. A turn it holds (its last bytes never acknowledged: a peer that
-   * stopped reading or went away) stays taken for CLOSED_HOLD_MS, as lwIP keeps those bytes after the
-   * close, until it gives up on the peer.
-   */
-  forget(t: DeviceTransport): void {
-    const k = this.waiting.indexOf(t);
-    if (k >= 0) this.waiting.splice(k, 1);
-    if (this.holds(t)) Timer.set(() => this.give(t), CLOSED_HOLD_MS);
-  }
-}
-Object.freeze(SendTurns.prototype);
 
 export class DeviceTransport implements Transport {
   private readonly tcp: TCP;
