@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What the device's transport costs under XS (@agoric/xsnap), on the fake network of tests/fakes
 // bundled into the worker with the device module, Api and DeviceServer (tests/xs/device-entry.ts):
-// live heap slots that 4 idle keep-alive connections add to a booted server, and the computrons of
+// live heap slots of the booted module, Api and listening server, those that 4 idle keep-alive
+// connections add to it, and the computrons of
 // 4 clients fetching a 7,000-byte document at once, written as far as each socket reports (ESP32)
 // and paced through the Pico W's lwIP heap (one segment per socket, two sockets at once). The fake
 // network's own work (its clients, timers, heap model) is inside the figure, the same for every build.
@@ -27,18 +28,22 @@ const live = async () => { await worker.evaluate('gc()'); return (await worker.e
 
 for (const [name, paced] of [['as the socket reports (ESP32)', 0], ['paced, Pico W lwIP heap', 1]]) {
   const slots = [];
+  const boot = [];
   const compute = [];
   let reply;
   for (let s = 0; s < SAMPLES; s++) {
+    await command([0x5a]);
+    const empty = await live();
     await command([0x42, paced]);
     const booted = await live();
+    boot.push(booted - empty);
     await command([0x43]);
     slots.push((await live()) - booted);
     const r = await command([0x46]);
     compute.push(r.meter.compute);
     reply = r.reply;
   }
-  console.log(`${name}: 4 idle connections ${median(slots)} slots; 4 x 7,000-byte fetch ${median(compute)} computrons ` +
+  console.log(`${name}: booted ${median(boot)} slots; 4 idle connections ${median(slots)} slots; 4 x 7,000-byte fetch ${median(compute)} computrons ` +
     `(${reply.bytes} bytes received, ${reply.failures} writes lost)`);
 }
 await worker.close();

@@ -63,15 +63,6 @@ export class DeviceTransport implements Transport {
   private linger: Timer | undefined;
   /** A drained notice waiting to run (one at a time). */
   private drainTimer: Timer | undefined;
-  /** The peer had LINGER_MS to take the last answer; one still waiting for a send turn waits on (paced). */
-  private readonly lingerOver = (): void => {
-    const turns = this.events.turns;
-    if (turns && turns.isWaiting(this)) this.linger = Timer.set(this.lingerOver, LINGER_MS);
-    else {
-      this.linger = undefined;
-      this.finish();
-    }
-  };
   private readonly notifyDrained = (): void => {
     this.drainTimer = undefined;
     if (!this.done && !this.closing) this.events.drained(this);
@@ -102,7 +93,22 @@ export class DeviceTransport implements Transport {
     this.closing = true;
     // Paced, the socket closes once its last bytes are acknowledged: until then they hold lwIP's heap.
     if (!this.queue.length && !this.sending()) this.finish();
-    else this.linger = Timer.set(this.lingerOver, LINGER_MS);
+    else this.lingerFor(LINGER_MS);
+  }
+
+  /**
+   * Close once the peer has had `ms` to take the last answer; an answer still waiting for a send turn
+   * (paced) waits on. The timer's function is made here, not kept by every connection.
+   */
+  private lingerFor(ms: number): void {
+    this.linger = Timer.set(() => {
+      const turns = this.events.turns;
+      if (turns && turns.isWaiting(this)) this.lingerFor(ms);
+      else {
+        this.linger = undefined;
+        this.finish();
+      }
+    }, ms);
   }
 
   /** Run `then` once everything written so far has left (for the reset after its answer). */

@@ -2,6 +2,7 @@
 // tests/fakes, which bundle for XS as they are), the Api and the DeviceServer over the fake network,
 // as src/device/main.ts wires them, so that what the device's transport and identity cost can be
 // measured under a real XS engine. globalThis.handleCommand(msg), msg[0]:
+//   'Z'       drop the previous run (module, server, clients): what is live after it is the baseline
 //   'B' p     boot: module, Api, server; p = 1: the Pico W's write pacing and lwIP heap (else roomy)
 //   'C'       4 clients connect and each makes one keep-alive request for /api/v1/device/system/0/serialnumber
 //   'F'       the 4 clients each fetch /api/v1/openapi.json (about 7 KB gzip-compressed) at once, run to the end
@@ -32,10 +33,14 @@ let clients: FakeClient[] = [];
 let heap: LwipHeap | null = null;
 const HOST = ' HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n';
 
-function boot(paced: boolean): void {
-  clients = []; // the previous run's clients and server go before the baseline is read
+function drop(): void {
+  clients = [];
   server = null;
   net.reset();
+}
+
+function boot(paced: boolean): void {
+  drop();
   heap = paced ? new LwipHeap() : null;
   net.lwip = heap;
   const codec = standardTextCodec();
@@ -77,6 +82,7 @@ function latin1(text: string): Uint8Array {
 
 (globalThis as unknown as { handleCommand: (msg: ArrayBuffer) => ArrayBuffer }).handleCommand = (msg: ArrayBuffer): ArrayBuffer => {
   const m = new Uint8Array(msg);
+  if (m[0] === 0x5a) drop(); // 'Z'
   if (m[0] === 0x42) boot(m[1] === 1); // 'B'
   if (m[0] === 0x43) connect(); // 'C'
   if (m[0] === 0x46) fetchAll(); // 'F'
