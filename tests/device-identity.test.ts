@@ -6,7 +6,6 @@
 import { strict as assert } from 'node:assert';
 import { ask, FULL_BOARD, freshWorld, get, net, platform, radio } from './fakes/world';
 import { setConfig } from './fakes/config';
-import MDNS from './fakes/mdns';
 
 const MAIN = require.resolve('../src/device/main');
 const claimed = (): Promise<void> => new Promise((r) => setImmediate(r));
@@ -23,9 +22,6 @@ async function boot(b: Board, restart = false): Promise<void> {
   radio.reset();
   radio.mac = b.mac;
   platform.chip = b.chip;
-  MDNS.announced.length = 0;
-  MDNS.taken.clear();
-  MDNS.broken = false;
   setConfig({
     http: { port: 8080, connections: 4 }, firmware: { major: 1, minor: 2, patch: 3 }, board: FULL_BOARD,
     ...(b.ssid ? { ssid: b.ssid, password: 'pw' } : {}), ...(b.serial ? { serial: b.serial } : {}),
@@ -43,13 +39,19 @@ function value(path: string): unknown {
   return r.json.response.value;
 }
 
+/** The names the module announced on DNS-SD, as its trace says (src/device/announce.ts). */
+function announced(): string[] {
+  const names: string[] = [];
+  for (const t of net.traces) {
+    const m = /^announced (\S+)\.local /.exec(t);
+    if (m) names.push(m[1]);
+  }
+  return names;
+}
+
 /** The identity a client and the network see: serial, host name, and the name announced. */
 function identity(): { serial: unknown; hostname: unknown; announced: string[] } {
-  return {
-    serial: value('system/0/serialnumber'),
-    hostname: value('ethernet/0/hostname'),
-    announced: MDNS.announced.filter((m) => !m.closed).map((m) => m.hostName),
-  };
+  return { serial: value('system/0/serialnumber'), hostname: value('ethernet/0/hostname'), announced: announced() };
 }
 
 describe('a serial per board, read where the chip has it', () => {
@@ -96,7 +98,9 @@ describe('a serial per board, read where the chip has it', () => {
       }
       const list = ask(8080, 'GET /api/v1/device HTTP/1.1\r\nHost: 192.168.1.50\r\n\r\n');
       assert.equal(list.status, 503);
-      assert.deepEqual(MDNS.announced, []);
+      await claimed();
+      assert.deepEqual(announced(), []);
+      assert.deepEqual(net.traces.filter((t) => t.startsWith('not announced')), []); // not even tried
       assert.ok(net.traces.some((t) => t.startsWith('identity: no identifier readable')), net.traces.join(''));
     });
   }
