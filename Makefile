@@ -117,6 +117,7 @@ bench-xs: build ## cost of the request path under the real XS engine (and the SD
 	node tools/bench-xs.mjs
 	node tools/bench-events-xs.mjs
 	node tools/bench-xs-anchor.mjs
+	node tools/bench-xs-device.mjs
 
 # Long property-based fuzzing of the HTTP core (make test runs a short pass of the same properties).
 FUZZ_RUNS ?= 100000

@@ -2,7 +2,8 @@
 // it keeps, and how its tables are built (frozen, shared by every module made).
 
 import { strict as assert } from 'node:assert';
-import { board, freshWorld, makeModule, platform } from './fakes/world';
+import { board, freshWorld, makeModule, radio } from './fakes/world';
+import WiFi from './fakes/wifi';
 import { pins } from './fakes/io';
 import { savedPreferences } from './fakes/preference';
 import { DeviceEntity } from '../hal/device/entity';
@@ -111,11 +112,14 @@ describe('device HAL on fake io', () => {
     assert.equal(savedPreferences().get('store/s1lock'), true);
   });
 
-  it('reads addresses from the platform and derives the serial from the MAC', () => {
+  it('reads addresses from the platform (its MAC once the Wi-Fi driver has started) and derives a serial from a MAC', () => {
     const e = entities(makeModule()).ethernet;
     assert.deepEqual([...(e.get(0, 'ipv4address', []) as Uint8Array)], [192, 168, 1, 50]);
+    assert.deepEqual([...(e.get(0, 'macaddress', []) as Uint8Array)], [0, 0, 0, 0, 0, 0]); // no driver yet
+    new WiFi({}).close(); // the driver starts
     assert.deepEqual([...(e.get(0, 'macaddress', []) as Uint8Array)], [2, 0, 0, 0x12, 0x34, 0x56]);
-    assert.equal(serialFromMac(platform.mac), 0x00123456);
+    assert.equal(serialFromMac(radio.mac), 0x00123456);
+    for (const none of ['', '00:00:00:00:00:00', 'FF:FF:FF:FF:FF:FF', 'not a mac']) assert.equal(serialFromMac(none), 0, none);
     assert.equal(e.supports('ipv4netmask'), false);
   });
 

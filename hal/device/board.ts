@@ -44,6 +44,18 @@ export interface BoardProfile {
   readonly ledDimmable: boolean;
   readonly storeSlots: number;
   readonly slotCapacity: number;
+  /**
+   * false when the board's `net` module gives no DNS servers (the Pico W: modules/network/net/pico/modNet.c
+   * comments "DNS" out): ethernet/0/ipv4dnsaddress is then left out (501 aErrUnimplemented), not 0.0.0.0.
+   */
+  readonly readsDns: boolean;
+  /**
+   * Bytes one socket write may carry, 0 for no bound: one TCP segment on the Pico W, where lwIP makes
+   * every segment one full-MSS pbuf from a 4,000-byte heap (docs/pico.md §Answers on the wire).
+   */
+  readonly writeMax: number;
+  /** Sockets that may hold unacknowledged answer bytes at once, 0 for no bound (2 on the Pico W). */
+  readonly sendingMax: number;
 }
 
 type Raw = { readonly [key: string]: unknown };
@@ -89,6 +101,9 @@ export function readBoard(raw: Raw | undefined): BoardProfile {
     ledDimmable: b.ledDimmable !== false,
     storeSlots: num(b.storeSlots, 0),
     slotCapacity: num(b.slotCapacity, 0),
+    readsDns: b.readsDns !== false,
+    writeMax: num(b.writeMax, 0),
+    sendingMax: num(b.sendingMax, 0),
   };
 }
 

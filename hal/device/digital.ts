@@ -1,6 +1,10 @@
 // digital: one ECMA-419 Digital per profile pin, reopened when its configuration changes (an io instance
-// has one mode for life). Configurations a plain GPIO can do: 0 input, 1 output, 4 high-Z (input with
-// no pull); the servo and link variants (2, 3, 5..10) need other hardware (400 aErrRange, as published).
+// has one mode for life). Configurations a plain GPIO can do: 0 input (with the chip's weak pull-down: an
+// unconnected pin reads 0), 1 output, 4 high-Z (input with no pull); the servo and link variants (2, 3,
+// 5..10) need other hardware (400 aErrRange, as published). Every open sets the pull, whatever the pin
+// had before: on the Pico, Digital.Input leaves the pulls as they are (modules/io/digital/pico/
+// digitalbank.c:187-189), the RP2040's reset pull-down included, and only a close clears them (:300); so
+// a high-Z pin opened for the first time since boot is opened and closed once first.
 // Writing state/value/stateall needs an output: on an input it is 409 aErrMode (set configuration 1).
 
 import Digital from 'embedded:io/digital';
@@ -14,6 +18,7 @@ import { asBool, asNumber } from '../kit/value-guards';
 
 type Op = EntityOps['digital'];
 const OUTPUT = 1;
+const HIGH_Z = 4;
 
 const OPS: OpTable<ValuesOf<'digital'>> = deepFreeze({
   configuration: { setting: 'cfg', factory: 0, limits: { values: [0, OUTPUT, 4] } },
@@ -75,8 +80,11 @@ export class DigitalEntity extends DeviceEntity<ValuesOf<'digital'>> {
     this.io[i] = null;
     if (old) old.close();
     const pin = this.pins[i];
+    const cfg = this.settings.num(this.key(i, 'cfg'));
     try {
-      const d = this.isOutput(i) ? new Digital({ pin, mode: Digital.Output }) : new Digital({ pin, mode: Digital.Input });
+      if (cfg === HIGH_Z && !old) new Digital({ pin, mode: Digital.Input }).close(); // clears a pull kept from before
+      const mode = cfg === OUTPUT ? Digital.Output : cfg === HIGH_Z ? Digital.Input : Digital.InputPullDown;
+      const d = new Digital({ pin, mode });
       this.io[i] = d;
       if (this.isOutput(i)) d.write(this.level[i] ? 1 : 0);
     } catch (e) {

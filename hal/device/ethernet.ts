@@ -2,7 +2,9 @@
 // the desktop). Effective addresses come from the platform (`net`); the static-address settings are
 // kept and saved, but this firmware joins the network by DHCP only (Moddable's setup/network), so
 // networkconfiguration accepts DHCP (2) only and `enabled` only true (the interface serves this API).
-// `net` reports neither netmask nor gateway: those two reads are 501 here.
+// `net` reports neither netmask nor gateway: those two reads are 501 here, and so is ipv4dnsaddress on a
+// board whose `net` has no DNS servers to give (board profile `readsDns` false: the Pico W, whose
+// modules/network/net/pico/modNet.c comments its "DNS" answer out).
 // interfaceport/{service} is saved per service; service 0 is the REST HTTP port the listener opens at
 // boot (saved value, else config.http.port): it takes effect after system/save and a reset.
 
@@ -55,14 +57,25 @@ export function portKey(service: number): string {
 
 export class EthernetEntity extends DeviceEntity<ValuesOf<'ethernet'>> {
   private readonly platform: PlatformApi;
+  private readonly readsDns: boolean;
 
-  constructor(s: Settings, platform: PlatformApi, httpPort: number, serial: number) {
+  constructor(s: Settings, platform: PlatformApi, httpPort: number, serial: number, readsDns = true) {
     super('ethernet', OPS, 1, s, 'eth.');
     this.platform = platform;
+    this.readsDns = readsDns;
     s.define(HOST_KEY, factoryHostname(serial));
     for (let k = 0; k < BYTE_SETTINGS.length; k++) s.define(BYTE_SETTINGS[k][0], new Uint8Array(BYTE_SETTINGS[k][1]));
     s.define(portKey(0), httpPort);
     for (let k = 0; k < OTHER_PORTS.length; k++) s.define(portKey(k + 1), OTHER_PORTS[k]);
+  }
+
+  override supports(op: Op): boolean {
+    return (op !== 'ipv4dnsaddress' || this.readsDns) && super.supports(op);
+  }
+
+  /** The serial became known after boot: the factory host name follows it (a saved one still wins). */
+  identify(serial: number): void {
+    this.settings.define(HOST_KEY, factoryHostname(serial));
   }
 
   protected override read(_i: number, op: Op, p: readonly number[]): ValueOf<'ethernet'> {

@@ -26,7 +26,10 @@ export interface DeviceOptions {
   /** Moddable's `preference` module: saved settings and store slots (see hal/device/settings.ts). */
   readonly preferences: PreferenceStore;
   readonly firmware: Firmware;
-  /** config.serial: a fixed serial number; 0 derives it from the MAC. */
+  /**
+   * config.serial: a fixed serial number. 0: none configured; the serial comes from the station's MAC
+   * once the network is up (identify(): no chip has its MAC before its Wi-Fi driver starts).
+   */
   readonly serial: number;
   /** The REST port at the factory (config.http.port). */
   readonly httpPort: number;
@@ -37,9 +40,16 @@ export interface DeviceOptions {
   readonly onReset: (restart: () => void) => void;
 }
 
-/** The low 32 bits of the MAC: unique per chip, stable across flashes. */
+/**
+ * The low 32 bits of the MAC: unique per chip, stable across flashes. 0 (no identifier) for text that
+ * is not a MAC, and for the all-zero and all-ones addresses a chip without one answers.
+ */
 export function serialFromMac(mac: string): number {
   const b = macBytes(mac);
+  let and = 0xff;
+  let or = 0;
+  for (let i = 0; i < 6; i++) { and &= b[i]; or |= b[i]; }
+  if (or === 0 || and === 0xff) return 0;
   return ((b[2] << 24) | (b[3] << 16) | (b[4] << 8) | b[5]) >>> 0;
 }
 
@@ -63,7 +73,8 @@ interface Entities {
 }
 
 export class DeviceModule implements ModuleHal, ResetRequester {
-  readonly serialNumber: number;
+  /** config.serial, or the one identify() set; 0 while the module has no identifier (it is not served). */
+  serialNumber: number;
   /** The board's name (its board profile), published as the description's `name`. */
   readonly name: string;
   readonly entities: ModuleEntities;
@@ -71,6 +82,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
   private readonly platform: PlatformApi;
   private readonly clock: ClockEntity;
   private readonly system: SystemEntity;
+  private readonly ethernet: EthernetEntity;
   /** Every entity, system first: what a boot puts in its saved state. */
   private readonly all: { boot(): void }[];
   private readonly onReset: (restart: () => void) => void;
@@ -84,17 +96,14 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.settings = s;
     this.platform = o.platform;
     this.onReset = o.onReset;
-    this.serialNumber = (o.serial >>> 0) || serialFromMac(o.platform.macAddress());
+    this.serialNumber = o.serial >>> 0;
     this.name = b.name;
     this.clock = new ClockEntity(s);
     // Every PWM output (LED, servos, signals) holds one of the board's channels only while it runs.
     const pwm = new PwmChannels(b.pwmChannels);
-    this.system = new SystemEntity(s, b, this.serialNumber, o.firmware, ledOutput(b, pwm), this);
-    const e: Entities = {
-      system: this.system,
-      clock: this.clock,
-      ethernet: new EthernetEntity(s, o.platform, o.httpPort, this.serialNumber),
-    };
+    this.system = new SystemEntity(s, b, this, o.firmware, ledOutput(b, pwm), this);
+    this.ethernet = new EthernetEntity(s, o.platform, o.httpPort, this.serialNumber, b.readsDns);
+    const e: Entities = { system: this.system, clock: this.clock, ethernet: this.ethernet };
     if (b.digital.length) e.digital = new DigitalEntity(s, b.digital);
     if (b.servo.length) e.servo = new ServoEntity(s, b.servo, pwm);
     if (b.signal.length) e.signal = new SignalEntity(s, b.signal, pwm, b.pwmMinHz);
@@ -110,6 +119,17 @@ export class DeviceModule implements ModuleHal, ResetRequester {
 
   now(): number {
     return this.clock.now();
+  }
+
+  /**
+   * The serial of a module with none configured, from the identifier the chip carries (the low 32 bits
+   * of the station's MAC, read once Wi-Fi is up); the factory host name follows it. Once only: a serial
+   * never changes while the module runs. 0 (nothing readable) leaves the module without one.
+   */
+  identify(serial: number): void {
+    if (this.serialNumber || !serial) return;
+    this.serialNumber = serial >>> 0;
+    this.ethernet.identify(this.serialNumber);
   }
 
   /** The REST port to listen on: the saved ethernet/0/interfaceport/0 (docs/api.md §Addresses). */

@@ -60,7 +60,8 @@ const OPS: OpTable<ValuesOf<'system'>> = deepFreeze({
 
 export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   private readonly board: BoardProfile;
-  private readonly serial: number;
+  /** The module: its serial number may be set after boot (DeviceModule.identify). */
+  private readonly identity: { readonly serialNumber: number };
   private readonly firmware: Firmware;
   private readonly ledPin: LedOutput | null;
   private readonly resets: ResetRequester;
@@ -74,11 +75,11 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   /** system/bootslot: a store slot of this board, or none (as on the simulator). */
   private readonly bootSlots: OpLimits;
 
-  constructor(s: Settings, b: BoardProfile, serial: number, fw: Firmware, ledPin: LedOutput | null, resets: ResetRequester) {
+  constructor(s: Settings, b: BoardProfile, identity: { readonly serialNumber: number }, fw: Firmware, ledPin: LedOutput | null, resets: ResetRequester) {
     super('system', OPS, 1, s, 'sys.');
     s.define('sys.name', b.name);
     this.board = b;
-    this.serial = serial;
+    this.identity = identity;
     this.firmware = fw;
     this.ledPin = ledPin;
     this.resets = resets;
@@ -123,7 +124,7 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
       case 'build': return this.firmware.build;
       case 'model': return b.model;
       case 'hardwareversion': return packHardwareVersion(b.model, b.hardwareVersion);
-      case 'serialnumber': return this.serial;
+      case 'serialnumber': return this.identity.serialNumber;
       // Time.ticks is milliseconds since boot; on ESP32 it wraps after 49.7 days, uptime with it.
       case 'uptime': return Math.floor(((Time.ticks - this.bootTicks) >>> 0) / 60000);
       case 'errors': return this.errors.take();

@@ -2,13 +2,16 @@
 // manifest config, and serves the API on the saved REST port (docs/api.md §Addresses) whenever the
 // network is up: src/device/network.ts joins Wi-Fi (config.ssid), and joins again after a loss.
 // `network` is exported so that other users of the network (an announcer) can watch it too.
+// The serial is config.serial or, without one, read from the station's MAC when the network first comes
+// up: no chip has its MAC before its Wi-Fi driver starts (docs/module.md §Identity). A module with
+// neither answers every request 503 and does not announce itself (DECISIONS §Identity).
 
 import config from 'mc/config';
 import platform from 'hal/device/platform';
 import { Api } from '../api/api';
 import { standardTextCodec } from '../../util/text';
 import { board } from '../../hal/device/board';
-import { createDeviceModule } from '../../hal/device/module';
+import { createDeviceModule, serialFromMac } from '../../hal/device/module';
 import { packVersion } from '../../hal/kit/version';
 import { DeviceServer } from './server';
 import Preference from 'preference';
@@ -18,6 +21,7 @@ import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
 import { Announcer } from './announce';
+import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -33,14 +37,20 @@ function configNumber(v: unknown): number {
 }
 
 let server: DeviceServer | null = null;
-/** One monotonic clock for the connection deadlines and the token lockout (Time.ticks wraps on ESP32). */
-const ticks = new WrapSafeTicks().now;
+/**
+ * One monotonic clock for the connection deadlines and the token lockout (Time.ticks wraps on ESP32),
+ * read by its own timer too, so that it stays exact while no server runs (a long network outage).
+ */
+const clock = new WrapSafeTicks();
+clock.keepFed();
+const ticks = clock.now;
 // {hostname}.local and the REST port by DNS-SD: announced whenever the API listens, again when a reset
 // changed either, and withdrawn while the network is down.
 const announcer = new Announcer();
 
+const boardProfile = board();
 const device = createDeviceModule({
-  board: board(),
+  board: boardProfile,
   platform,
   // Handed in, not imported by the preloaded HAL: this module is not preloaded, so on the desktop host
   // `preference` loads (and reads its saved file) at boot rather than at build time.
@@ -52,7 +62,7 @@ const device = createDeviceModule({
   serial: configNumber(config.serial),
   httpPort: http.port ?? 80,
   onReset: (restart) => {
-    if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); if (server) announcer.start(device, server.port, access.token !== ''); });
+    if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); if (server) announce(server.port); });
     else restart();
   },
 });
@@ -65,18 +75,44 @@ const access = accessFromConfig((config.http ?? {}) as ConfigSource, config as C
 const api = new Api([device], { ...access, codec, ticks, openapi: deviceOpenApi(),
   consoleGzip: deviceConsolePage() });
 
+const NO_IDENTIFIER = 'this module has no serial number: it could read no identifier from its chip; set config.serial in its build';
+
+/** What a module with no serial serves: a 503 for every request (no serial another board could share). */
+const unidentified: RequestHandler = Object.freeze({
+  handle(req: HttpRequest, res: HttpResponse): void { api.fail(503, NO_IDENTIFIER, req.target, res); },
+  fail(status: number, message: string, target: string, res: HttpResponse): void { api.fail(status, message, target, res); },
+  afterResponse(): void { /* nothing pending */ },
+});
+
+/** The serial, from the Wi-Fi station's MAC (or the desktop host's identifier) where none is configured. */
+function identified(): boolean {
+  const mac = network.stationMac || platform.identifier();
+  device.identify(serialFromMac(mac));
+  if (device.serialNumber) return true;
+  trace(`identity: no identifier readable (MAC "${mac}"): not announced; every request answers 503\n`);
+  return false;
+}
+
+/** Announce on DNS-SD, if the module has a serial of its own. */
+function announce(port: number): void {
+  if (device.serialNumber) announcer.start(device, port, access.token !== '');
+}
+
 /** The network is up: serve the API on the saved REST port. */
 function listen(): void {
   if (server) return;
-  server = new DeviceServer(api, {
+  const known = identified();
+  server = new DeviceServer(known ? api : unidentified, {
     codec,
     port: device.httpPort(),
     maxConnections: http.connections ?? 4,
     idleTimeoutMs: http.idleTimeoutMs,
     ticks,
+    writeMax: boardProfile.writeMax,
+    sendingMax: boardProfile.sendingMax,
   });
   trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(16)}\n`);
-  announcer.start(device, server.port, access.token !== '');
+  announce(server.port);
 }
 
 /** The network is gone: its sockets are dead; the listener is made again when it comes back. */

@@ -68,6 +68,18 @@ export class NetworkLink {
     return this.isUp;
   }
 
+  /**
+   * The station's MAC, from the Wi-Fi driver once it has started ('' before it has, and without Wi-Fi):
+   * the identifier the module's serial comes from (docs/module.md §Identity).
+   */
+  get stationMac(): string {
+    try {
+      return (this.wifi && this.wifi.MAC) || '';
+    } catch {
+      return ''; // a driver that cannot tell
+    }
+  }
+
   start(): void {
     if (!this.options.ssid) {
       this.becomeUp('');

@@ -9,6 +9,7 @@ import type { Connection, RequestHandler } from '../http/connection';
 import { ServerCore, TICK_MS } from '../http/server-core';
 import { WrapSafeTicks } from './ticks';
 import { DeviceTransport, READ_CHUNK, type TransportEvents } from './transport';
+import { SendTurns } from './send-turns';
 import type { TextCodec } from '../../util/text';
 
 export interface DeviceServerOptions {
@@ -18,6 +19,10 @@ export interface DeviceServerOptions {
   readonly codec: TextCodec;
   /** Monotonic milliseconds (src/device/ticks.ts); the server reads it every 100 ms, which keeps it exact. */
   readonly ticks?: () => number;
+  /** Bytes one socket write may carry (the board profile's writeMax); 0 or absent: no pacing. */
+  readonly writeMax?: number;
+  /** Sockets with unacknowledged bytes at once when writes are paced (the board's sendingMax); 0: any. */
+  readonly sendingMax?: number;
 }
 
 /** A reset waits at most this long for its answer to leave, then goes ahead. */
@@ -37,8 +42,11 @@ export class DeviceServer implements TransportEvents {
   private readonly readBuffer = new Uint8Array(READ_CHUNK);
   /** Monotonic milliseconds: Date jumps when SNTP or a clock PUT sets it, and Time.ticks wraps on ESP32. */
   private readonly ticks: () => number;
+  /** The pacing of writes on a board with a small lwIP heap (the Pico W), or null. */
+  readonly turns: SendTurns | null;
 
   constructor(handler: RequestHandler, options: DeviceServerOptions) {
+    this.turns = options.writeMax ? new SendTurns(options.writeMax, options.sendingMax ?? 0) : null;
     this.ticks = options.ticks ?? new WrapSafeTicks().now;
     this.core = new ServerCore(handler, {
       maxConnections: options.maxConnections, now: this.ticks, idleTimeoutMs: options.idleTimeoutMs, codec: options.codec,

@@ -3,10 +3,16 @@
 // (24.8 days) and wraps again at 2^32. Every deadline of the server (connection timeouts, slot
 // eviction, the token lockout, event streams) compares readings of this clock instead, so none of them
 // sees the wrap. Each reading adds the signed 32-bit difference from the previous one: exact as long as
-// readings are less than 24.8 days apart (the device server reads it every 100 ms). On the desktop host
-// Time.ticks is a double that never wraps, and the difference is the same.
+// readings are less than 24.8 days apart. The device server reads it every 100 ms while it runs; the
+// module's clock is also read by its own timer (keepFed), so a network outage longer than that, with
+// no server, does not break it. On the desktop host Time.ticks is a double that never wraps, and the
+// difference is the same.
 
 import Time from 'time';
+import Timer from 'timer';
+
+/** How often keepFed() reads the clock: far under the 24.8 days a reading may lag. */
+export const FEED_MS = 3600000;
 
 export class WrapSafeTicks {
   private last: number;
@@ -24,5 +30,10 @@ export class WrapSafeTicks {
     this.last = t;
     return this.total;
   };
+
+  /** Read the clock every FEED_MS for as long as the module runs, whoever else reads it or not. */
+  keepFed(): void {
+    Timer.repeat(this.now, FEED_MS);
+  }
 }
 Object.freeze(WrapSafeTicks.prototype);

@@ -10,10 +10,18 @@
 // where the socket takes writes after the peer's FIN; where it does not (lwIP marks the socket not
 // ready on the FIN, before the request is even read: modules/io/socket/lwip/tcp.c), the write that
 // fails ends the connection at once, and nothing is thrown.
+// On a board whose lwIP heap is small (the Pico W: MEM_SIZE 4,000 bytes, and every segment one pbuf of a
+// full MSS, build/devices/pico/config/lwipopts_examples_common.h:19-23 and LWIP_NETIF_TX_SINGLE_PBUF),
+// a write the heap cannot take is lost: tcp_write fails, the SDK only traces "tcp write failed" and
+// ends the socket (modules/io/socket/lwip/tcp.c:402-404). There the server's SendTurns pace the
+// writes: one write of at most writeMax bytes (one segment) per socket until the peer has acknowledged
+// it (onWritable reports the whole send buffer free again), and at most `max` sockets with bytes in
+// flight at once; a socket waiting for its turn is written when another's bytes are acknowledged.
 
 import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
 import type { Transport } from '../http/connection';
+import type { SendTurns } from './send-turns';
 
 /** One TCP segment's worth: reads larger than this are taken in several steps. */
 export const READ_CHUNK = 1460;
@@ -31,7 +39,10 @@ export interface TransportEvents {
   drained(t: DeviceTransport): void;
   /** The socket is closed and forgotten. */
   closed(t: DeviceTransport): void;
+  /** The server's write pacing, or null where the stack takes what the socket says it does. */
+  readonly turns: SendTurns | null;
 }
+
 
 export class DeviceTransport implements Transport {
   private readonly tcp: TCP;
@@ -80,8 +91,24 @@ export class DeviceTransport implements Transport {
   close(): void {
     if (this.done || this.closing) return;
     this.closing = true;
-    if (!this.queue.length) this.finish();
-    else this.linger = Timer.set(() => { this.linger = undefined; this.finish(); }, LINGER_MS);
+    // Paced, the socket closes once its last bytes are acknowledged: until then they hold lwIP's heap.
+    if (!this.queue.length && !this.sending()) this.finish();
+    else this.lingerFor(LINGER_MS);
+  }
+
+  /**
+   * Close once the peer has had `ms` to take the last answer; an answer still waiting for a send turn
+   * (paced) waits on. The timer's function is made here, not kept by every connection.
+   */
+  private lingerFor(ms: number): void {
+    this.linger = Timer.set(() => {
+      const turns = this.events.turns;
+      if (turns && turns.isWaiting(this)) this.lingerFor(ms);
+      else {
+        this.linger = undefined;
+        this.finish();
+      }
+    }, ms);
   }
 
   /** Run `then` once everything written so far has left (for the reset after its answer). */
@@ -100,12 +127,18 @@ export class DeviceTransport implements Transport {
     this.queued += bytes.length;
   }
 
-  /** Write queued bytes, in order, as far as the socket's writable count goes. */
+  /** Write queued bytes, in order, as far as the socket's writable count (and the server's pacing) goes. */
   private drain(): void {
     const queue = this.queue;
+    const turns = this.events.turns;
     while (queue.length && this.writable > 0) {
+      let room = this.writable;
+      if (turns) {
+        if (turns.holds(this) || !turns.take(this)) return; // one paced write in flight, then the next
+        if (room > turns.writeMax) room = turns.writeMax;
+      }
       const head = queue[0];
-      const n = Math.min(this.writable, head.length);
+      const n = Math.min(room, head.length);
       try {
         this.tcp.write(n === head.length ? head : head.subarray(0, n));
       } catch {
@@ -113,6 +146,7 @@ export class DeviceTransport implements Transport {
         // the connection is ending anyway.
         this.writable = 0;
         this.writeFailed = true;
+        if (turns) turns.give(this);
         if (this.closing) this.finish();
         return;
       }
@@ -131,11 +165,27 @@ export class DeviceTransport implements Transport {
     this.pump();
   }
 
+  /** The server's pacing gave this socket a turn it was waiting for. */
+  turnCame(): void {
+    if (!this.done) this.drain();
+  }
+
+  /** Paced, and bytes written that the peer has not acknowledged yet. */
+  private sending(): boolean {
+    const turns = this.events.turns;
+    return turns !== null && turns.holds(this);
+  }
+
   /** The socket's onWritable. */
   writableNow(count: number): void {
     if (this.done) return;
     this.writable = count;
-    if (!this.queue.length) {
+    const turns = this.events.turns;
+    if (turns) {
+      if (count > turns.capacity) turns.capacity = count;
+      if (count >= turns.capacity) turns.give(this); // the whole send buffer is free: all acknowledged
+    }
+    if (!this.queue.length && !this.sending()) {
       // Nothing was waiting: what was written before this event has left.
       this.unsent = false;
       const then = this.flushed;
@@ -148,7 +198,7 @@ export class DeviceTransport implements Transport {
     if (!this.closing && this.drainTimer === undefined) this.drainTimer = Timer.set(this.notifyDrained, 0);
     if (this.queue.length) return;
     if (this.closing) {
-      this.finish();
+      if (!this.sending()) this.finish(); // paced: once the last bytes are acknowledged
       return;
     }
     this.pump(); // reading may have paused on a full queue
@@ -183,6 +233,8 @@ export class DeviceTransport implements Transport {
     this.drainTimer = undefined;
     this.queue.length = 0;
     this.queued = 0;
+    const turns = this.events.turns;
+    if (turns) turns.forget(this);
     try { this.tcp.close(); } catch { /* already closed by the peer */ }
     const then = this.flushed;
     this.flushed = null;

@@ -12,6 +12,12 @@ declare module 'embedded:network/interface/wifi' {
     /** 200 disconnected, 300 connecting, 400 associated without an address, 500 with an address. */
     readonly connection: number;
     readonly address: string | undefined;
+    /**
+     * The station's MAC once the driver has started (the constructor starts it): ESP32
+     * esp_wifi_get_mac(WIFI_IF_STA), the base MAC in eFuse (wifi-esp32.c:564-574); Pico W
+     * cyw43_wifi_get_mac, the CYW43's own (wifi-pico.c:586-595). undefined where it cannot be read.
+     */
+    readonly MAC?: string;
     connect(options: { SSID: string; password?: string }): void;
     disconnect(): void;
     close(): void;

@@ -6,8 +6,14 @@
 export interface LedcTimer { hz: number; resolution: number; use: number }
 
 export const pins = {
-  /** Digital level per pin (an output's last write; an input reads it too). */
+  /** Whose digital pulls the fake follows (tests/fakes/digital.ts): the ESP32's, or the Pico's. */
+  chip: 'esp32' as 'esp32' | 'pico',
+  /** Digital level per pin (an output's last write, or what drives an input from outside). */
   level: new Map<number, number>(),
+  /** An input's pull where it has been set; a Pico pin never set has the RP2040's reset pull-down. */
+  pull: new Map<number, 'up' | 'down' | 'none'>(),
+  /** What an input with no pull and nothing driving it reads (it floats). */
+  floating: 0,
   /** Raw 12-bit analog reading per pin. */
   analog: new Map<number, number>(),
   /** Millivolts on an analog pin: read through the ESP32 SDK's scale (tests/fakes/analog.ts). */
@@ -27,7 +33,10 @@ export const pins = {
 };
 
 export function resetPins(): void {
+  pins.chip = 'esp32';
   pins.level.clear();
+  pins.pull.clear();
+  pins.floating = 0;
   pins.analog.clear();
   pins.millivolts.clear();
   pins.analogOpen.clear();

@@ -5,6 +5,7 @@
 // plays the same way every time.
 
 import type Listener from './listener';
+import type { LwipHeap } from './lwip-heap';
 import type TCP from './tcp';
 
 interface FakeTimer {
@@ -131,6 +132,8 @@ export class FakeNet {
   readonly listeners = new Map<number, Listener>();
   /** Lines the device code traced. */
   traces: string[] = [];
+  /** The Pico W's lwIP heap that server sockets write through (tests/fakes/lwip-heap.ts), or null: roomy. */
+  lwip: LwipHeap | null = null;
   /** Whether clients reach the module now (tests/fakes/wifi.ts: not while its station has no address). */
   reachable: () => boolean = () => true;
   private queue: (() => void)[] = [];
@@ -140,6 +143,7 @@ export class FakeNet {
   /** Back to an empty world (between tests). */
   reset(): void {
     this.now = 1000;
+    this.lwip = null;
     this.listeners.clear();
     this.traces = [];
     this.queue = [];

@@ -20,6 +20,10 @@ export const radio = {
   apOn: true,
   /** A Wi-Fi object exists (the app manages Wi-Fi): only then does the station's address matter. */
   inUse: false,
+  /** The Wi-Fi driver has started (a Wi-Fi object was made): from then on the chip has its MAC. */
+  driverStarted: false,
+  /** The board's MAC, as the driver reads it (the test sets it per board). */
+  mac: '02:00:00:12:34:56',
   /** Times connect() was called. */
   connects: 0,
   /** Wi-Fi objects still to fail when made (the chip's driver does not start: "CYW43 init failed"). */
@@ -28,6 +32,8 @@ export const radio = {
   reset(): void {
     this.apOn = true;
     this.inUse = false;
+    this.driverStarted = false;
+    this.mac = '02:00:00:12:34:56';
     this.connects = 0;
     this.failCreates = 0;
     this.station = null;
@@ -65,6 +71,7 @@ export default class WiFi {
     }
     this.onChanged = options.onChanged;
     radio.inUse = true;
+    radio.driverStarted = true;
     radio.station = this;
   }
 
@@ -74,6 +81,11 @@ export default class WiFi {
 
   get address(): string | undefined {
     return this.state === 500 ? '192.168.1.50' : undefined;
+  }
+
+  /** The station's MAC: the driver has started, so it reads it (modules/io/wifi/esp32/wifi-esp32.c:564-574). */
+  get MAC(): string | undefined {
+    return this.closed ? undefined : radio.mac;
   }
 
   connect(options: { SSID: string; password?: string }): void {

@@ -5,6 +5,7 @@ import { net } from './install';
 import Preference, { clearPreferences } from './preference';
 import { resetPins } from './io';
 import platform from './platform';
+import { radio } from './wifi';
 import { readBoard, type BoardProfile } from '../../hal/device/board';
 import { DeviceModule } from '../../hal/device/module';
 import { Api } from '../../src/api/api';
@@ -32,6 +33,8 @@ export function freshWorld(): void {
   net.reset();
   clearPreferences();
   resetPins();
+  radio.driverStarted = false; // a fresh chip: no MAC until a Wi-Fi object starts the driver
+  platform.chip = 'esp32';
   platform.chipRestarts = false;
   platform.restarts = [];
   platform.onRestart = null;
@@ -111,4 +114,4 @@ export function ask(port: number, request: string): Reply {
   return r[0];
 }
 
-export { net, platform };
+export { net, platform, radio };

@@ -12,6 +12,7 @@ const platform: PlatformApi = Object.freeze({
     return true;
   },
   macAddress: (): string => Net.get('MAC') ?? '',
+  identifier: (): string => '',
   ipAddress: (): string => Net.get('IP') ?? '',
   dnsAddresses: (): string[] => Net.get('DNS') ?? [],
 });

@@ -10,6 +10,7 @@ import type { PlatformApi } from './api';
 const platform: PlatformApi = Object.freeze({
   restart: (): boolean => false,
   macAddress: (): string => ((config.lin ?? {}) as { mac?: string }).mac ?? '02:00:00:12:34:56',
+  identifier: (): string => ((config.lin ?? {}) as { mac?: string }).mac ?? '02:00:00:12:34:56',
   ipAddress: (): string => Net.get('IP') ?? '',
   dnsAddresses: (): string[] => [],
 });

@@ -20,6 +20,11 @@ export default class WiFi {
     return this.state === 500 ? '127.0.0.1' : undefined;
   }
 
+  /** No Wi-Fi driver, so no station MAC: the desktop host's identifier is config.lin.mac (platform/lin.ts). */
+  get MAC(): string | undefined {
+    return undefined;
+  }
+
   connect(_options: { SSID: string; password?: string }): void {
     this.state = 300;
     Timer.set(() => {
