@@ -125,7 +125,7 @@ describe('device HAL on fake io', () => {
     assert.equal(savedPreferences().size, 0);
     entities(m).system.run(0, 'save', []);
     const saved = savedPreferences();
-    assert.equal(saved.get('brainstem/sys.hbint'), 30);
+    assert.equal(saved.get('set.a/sys.hbint'), 30);
     for (const key of saved.keys()) assert.ok(key.split('/')[1].length <= 15, key);
   });
 
