@@ -112,6 +112,11 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     return this.clock.now();
   }
 
+  /** Has a PUT set the module clock since the boot? (A network answer then leaves it alone.) */
+  clockSetByHand(): boolean {
+    return this.clock.setByHand;
+  }
+
   /** The REST port to listen on: the saved ethernet/0/interfaceport/0 (docs/api.md §Addresses). */
   httpPort(): number {
     return this.settings.num(portKey(0));

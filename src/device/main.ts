@@ -13,6 +13,7 @@ import { packVersion } from '../../hal/kit/version';
 import { DeviceServer } from './server';
 import Preference from 'preference';
 import { NetworkLink } from './network';
+import { ClockSync } from './clock-sync';
 import { WrapSafeTicks } from './ticks';
 import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import { deviceOpenApi } from './openapi';
@@ -92,8 +93,11 @@ function text(v: unknown): string | undefined {
   return typeof v === 'string' && v ? v : undefined;
 }
 
-export const network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password), sntp: text(config.sntp) });
+export const network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password) });
 network.watch({ up: listen, down: stopListening });
+// The network time (config.sntp), asked until a server answers; the desktop host keeps the host's clock.
+const sntp = text(config.sntp);
+if (sntp && text(config.ssid)) network.watch(new ClockSync(sntp, device));
 network.start();
 
 /**
