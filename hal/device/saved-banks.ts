@@ -37,22 +37,27 @@ function pieceEnd(s: string, from: number): number {
   return k;
 }
 
-/** `value` in pieces of at most PIECE_MAX bytes (one piece when it fits). */
+/** Does `value` fit in one piece? */
+function fits(value: PreferenceValue): boolean {
+  if (value instanceof ArrayBuffer) return value.byteLength <= PIECE_MAX;
+  return typeof value !== 'string' || pieceEnd(value, 0) === value.length;
+}
+
+/** `value` (a string or bytes that does not fit) in pieces of at most PIECE_MAX bytes. */
 function pieces(value: PreferenceValue): PreferenceValue[] {
   if (value instanceof ArrayBuffer) {
-    if (value.byteLength <= PIECE_MAX) return [value];
     const out: PreferenceValue[] = [];
     for (let k = 0; k < value.byteLength; k += PIECE_MAX) out.push(value.slice(k, k + PIECE_MAX));
     return out;
   }
-  if (typeof value !== 'string') return [value];
+  const s = value as string;
   const out: PreferenceValue[] = [];
   let k = 0;
   do {
-    const end = pieceEnd(value, k);
-    out.push(value.slice(k, end));
+    const end = pieceEnd(s, k);
+    out.push(s.slice(k, end));
     k = end;
-  } while (k < value.length);
+  } while (k < s.length);
   return out;
 }
 
@@ -131,11 +136,11 @@ export class SavedBanks {
         this.prefs.delete(bank, key);
         continue;
       }
-      const p = pieces(v);
-      if (p.length === 1) {
+      if (fits(v)) {
         this.prefs.set(bank, key, v);
         continue;
       }
+      const p = pieces(v);
       for (let n = 0; n < p.length; n++) this.prefs.set(bank + n, key, p[n]);
       this.prefs.set(bank, key, p.length);
     }

@@ -19,6 +19,8 @@ import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
 import { Announcer } from './announce';
+import Watchdog from 'watchdog';
+import { startWatchdog } from './keepalive';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -52,11 +54,15 @@ const device = createDeviceModule({
   },
   serial: configNumber(config.serial),
   httpPort: http.port ?? 80,
+  // Read before the watchdog starts (on the Pico, starting it changes what the chip reports).
+  restartCause: Watchdog.cause(),
   onReset: (restart) => {
     if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); if (server) announcer.start(device, server.port, access.token !== ''); });
     else restart();
   },
 });
+
+startWatchdog();
 
 // One UTF-8 codec for the API and every connection (made now, at run time: host functions exist).
 const codec = standardTextCodec();

@@ -3,6 +3,7 @@
 
 import type { PlatformApi } from '../../hal/device/platform/api';
 import { net } from './net';
+import { chip } from './watchdog';
 
 export interface FakePlatform extends PlatformApi {
   /** true: restart() reboots the chip (the caller stops); false: the caller does a soft reset. */
@@ -26,6 +27,7 @@ const platform: FakePlatform = {
   restart(): boolean {
     this.restarts.push(net.now);
     if (this.onRestart) this.onRestart();
+    if (this.chipRestarts) chip.restartedBy('software'); // System.restart: esp_restart, watchdog_reboot
     return this.chipRestarts;
   },
   macAddress(): string { return this.mac; },

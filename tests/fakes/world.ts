@@ -5,6 +5,7 @@ import { net } from './install';
 import Preference, { clearPreferences } from './preference';
 import { resetPins } from './io';
 import platform from './platform';
+import { chip } from './watchdog';
 import { readBoard, type BoardProfile } from '../../hal/device/board';
 import { DeviceModule } from '../../hal/device/module';
 import { Api } from '../../src/api/api';
@@ -35,6 +36,7 @@ export function freshWorld(): void {
   platform.chipRestarts = false;
   platform.restarts = [];
   platform.onRestart = null;
+  chip.reset();
 }
 
 export function board(raw: Record<string, unknown> = FULL_BOARD): BoardProfile {
