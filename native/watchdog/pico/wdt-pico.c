@@ -11,6 +11,8 @@
  *   xsHost.h c_exit). watchdog_enable() writes the scratch register the first reads, so the cause is
  *   read once, before the start.
  * - Neither: the RUN pin (chip_reset HAD_RUN, regs/vreg_and_chip_reset.h:139) or a power-on.
+ *
+ * A debug build runs no watchdog: while xsbug holds the VM at a breakpoint no timer feeds it.
  */
 
 #include "xsmc.h"
@@ -42,6 +44,10 @@ void xs_watchdog_start(xsMachine *the)
 
 	if (!gCause)
 		xs_watchdog_cause(the);
+#ifdef mxDebug
+	xsmcSetBoolean(xsResult, 0);
+	return;
+#endif
 	if (ms > kWatchdogMaxMS)
 		ms = kWatchdogMaxMS;
 	if (ms < 1)
