@@ -118,4 +118,9 @@ export interface ModuleHal {
    * happens here, after its answer is on its way (docs/api.md §Answers).
    */
   afterResponse(): void;
+  /**
+   * Restarts of the module counted for `cause` (watchdog, power, update, reset, crash): GET /metrics'
+   * brainstem_restarts_total. Absent where a module does not count them (the simulator's).
+   */
+  restartCount?(cause: string): number;
 }

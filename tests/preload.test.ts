@@ -13,17 +13,22 @@ const ROOT = path.resolve(__dirname, '../..');
 /** Device-side module trees (every .ts below them) and the HAL contract files (hal/*.ts). */
 const DEVICE_TREES = ['util', 'src/http', 'src/api', 'src/web', 'src/device', 'hal/kit', 'hal/device'];
 
+const STANDIN = 'a desktop-host (lin) stand-in for embedded:io/*, never on the module; it keeps simulated state at module level';
+
 /** Device-side files that are not preloaded, and why. A key ending in '/' covers a directory. */
 const NOT_PRELOADED: Record<string, string> = {
   'src/device/main': 'the app entry (creation.main): its top level reads Preference and opens the listener, native calls xsl cannot make at build time',
   'hal/device/platform/api': 'declares the PlatformApi type only: no module is built',
-  'hal/device/standin/': 'desktop-host (lin) stand-ins for embedded:io/*, never on the module; they keep simulated pin levels in module-level state',
+  'hal/device/standin/analog': STANDIN,
+  'hal/device/standin/digital': STANDIN,
+  'hal/device/standin/pwm': STANDIN,
+  'hal/device/standin/wifi': STANDIN,
 };
 
 interface Manifest {
-  modules?: Record<string, string>; // and "~": the SDK files left out (filtered below)
+  modules?: Record<string, string | string[]>; // and "~": the SDK files left out (filtered below)
   preload?: string[] | string;
-  platforms?: Record<string, { modules?: Record<string, string> }>;
+  platforms?: Record<string, { modules?: Record<string, string | string[]> }>;
 }
 
 function tsFiles(dir: string): string[] {
@@ -48,10 +53,12 @@ function exemption(file: string): string | undefined {
 
 /** Every specifier -> file mapping of the manifest, the platforms' included ("modules" maps). */
 function moduleMaps(m: Manifest): [string, string][] {
-  const maps: [string, string][] = Object.entries(m.modules ?? {});
+  const maps: [string, string | string[]][] = Object.entries(m.modules ?? {});
   for (const name in m.platforms ?? {}) maps.push(...Object.entries(m.platforms![name].modules ?? {}));
-  // "~" lists SDK files left out of the build (an array), not a mapping.
-  return maps.filter(([spec]) => spec !== '~').map(([spec, target]) => [spec, target.replace(/^\.\//, '')]);
+  // "~" lists SDK files left out of the build (an array), not a mapping; a native module maps its
+  // JavaScript and its C under one specifier (an array).
+  return maps.filter(([spec]) => spec !== '~')
+    .flatMap(([spec, targets]) => ([] as string[]).concat(targets).map((t): [string, string] => [spec, t.replace(/^\.\//, '')]));
 }
 
 /** The specifiers a file is built under (several when platforms map it differently). */

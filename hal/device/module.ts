@@ -14,6 +14,7 @@ import { PwmChannels, PwmPin } from './pwm-pin';
 import { OnOffPin, type LedOutput } from './onoff-pin';
 import { ServoEntity } from './servo';
 import { Settings, type PreferenceStore } from './settings';
+import { RestartLog } from './restarts';
 import { SignalEntity } from './signal';
 import { StoreEntity } from './store';
 import { SystemEntity, type Firmware, type ResetRequester } from './system';
@@ -38,6 +39,8 @@ export interface DeviceOptions {
    * The caller runs it when that answer has left (device transport flushed).
    */
   readonly onReset: (restart: () => void) => void;
+  /** Why the chip started, as it says (the `watchdog` module's cause()); 'power' when not given. */
+  readonly restartCause?: string;
 }
 
 /**
@@ -78,6 +81,8 @@ export class DeviceModule implements ModuleHal, ResetRequester {
   /** The board's name (its board profile), published as the description's `name`. */
   readonly name: string;
   readonly entities: ModuleEntities;
+  /** Why the module started, and the restarts counted by cause. */
+  readonly restarts: RestartLog;
   private readonly settings: Settings;
   private readonly platform: PlatformApi;
   private readonly clock: ClockEntity;
@@ -92,6 +97,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
 
   constructor(o: DeviceOptions) {
     const b = o.board;
+    this.restarts = new RestartLog(o.preferences, o.restartCause ?? 'power');
     const s = new Settings('brainstem', o.preferences);
     this.settings = s;
     this.platform = o.platform;
@@ -132,6 +138,11 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.ethernet.identify(this.serialNumber);
   }
 
+  /** Has a PUT set the module clock since the boot? (A network answer then leaves it alone.) */
+  clockSetByHand(): boolean {
+    return this.clock.setByHand;
+  }
+
   /** The REST port to listen on: the saved ethernet/0/interfaceport/0 (docs/api.md §Addresses). */
   httpPort(): number {
     return this.settings.num(portKey(0));
@@ -147,10 +158,16 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.onReset(this.restartFn);
   }
 
+  restartCount(cause: string): number {
+    return this.restarts.count(cause);
+  }
+
   /** Restart the chip; where the platform cannot (the desktop host), drop unsaved settings and boot again. */
   restart(): void {
+    this.restarts.expect('reset');
     if (this.platform.restart()) return;
     trace('reset: soft reset (no restart on this platform)\n');
+    this.restarts.softReset();
     this.settings.reload();
     this.boot();
   }

@@ -1,9 +1,10 @@
 // Operating parameters: what a PUT changes lives here in RAM; system/save writes it to Preference
-// (NVS on ESP32, a JSON file on the desktop host); boot and a soft reset read the saved values back over
-// the defaults, so unsaved changes are dropped (docs/api.md §Answers).
+// (NVS on ESP32, a flash sector on the Pico, a JSON file on the desktop host) whole or not at all
+// (hal/device/saved-banks.ts); boot and a soft reset read the saved values back over the defaults, so
+// unsaved changes are dropped (docs/api.md §Answers).
 //
-// NVS limits shape the keys and values: a namespace and a key are at most 15 characters, and values stay
-// small (the largest here is a 64-byte L8 value, far under the 4000-byte string / blob limits).
+// NVS limits shape the keys: a namespace and a key are at most 15 characters. Values longer than the
+// Pico's Preference keeps are saved in pieces (saved-banks.ts).
 //
 // Preference is handed in (src/device/main.ts passes Moddable's `preference` module), not imported: this
 // module is preloaded, and xsl runs the imports of a preloaded module at build time too. The desktop
@@ -14,6 +15,7 @@
 
 import { ApiError, aErrSize, aErrIO } from '../kit/errors';
 import { asBool, asBytes, asNumber, asString } from '../kit/value-guards';
+import { SavedBanks } from './saved-banks';
 
 export type SettingValue = number | boolean | string | Uint8Array;
 
@@ -36,16 +38,16 @@ export const PREF_VALUE_MAX = 1024;
 type Table = { [key: string]: SettingValue };
 
 export class Settings {
-  private readonly domain: string;
   /** Where saved settings live (also the store entity's slots). */
   readonly prefs: PreferenceStore;
+  private readonly banks: SavedBanks;
   private readonly defaults: Table = Object.create(null) as Table;
   private readonly values: Table = Object.create(null) as Table;
 
   constructor(domain: string, prefs: PreferenceStore) {
     if (domain.length > NVS_NAME_MAX) throw new Error(`preference domain "${domain}" is longer than ${NVS_NAME_MAX}`);
-    this.domain = domain;
     this.prefs = prefs;
+    this.banks = new SavedBanks(prefs, domain);
   }
 
   /** Declare a setting and its factory value; the saved value, if any, is read now. */
@@ -81,43 +83,48 @@ export class Settings {
     return this.loadOne(key, factory);
   }
 
-  /** system/save: every setting to Preference. */
+  /** system/save: every setting to Preference, all or nothing. */
   save(): void {
-    try {
-      for (const key in this.values) {
-        const value = this.values[key];
-        const stored = value instanceof Uint8Array ? value.slice().buffer as ArrayBuffer : value;
-        if (value instanceof Uint8Array && value.length > PREF_VALUE_MAX) {
-          throw new ApiError(aErrSize, `setting ${key} is ${value.length} bytes; at most ${PREF_VALUE_MAX} can be saved`);
-        }
-        this.prefs.set(this.domain, key, stored);
+    const keys: string[] = [];
+    for (const key in this.values) {
+      const value = this.values[key];
+      if (value instanceof Uint8Array && value.length > PREF_VALUE_MAX) {
+        throw new ApiError(aErrSize, `setting ${key} is ${value.length} bytes; at most ${PREF_VALUE_MAX} can be saved`);
       }
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      throw new ApiError(aErrIO, `save failed: ${(e as Error).message}`);
+      keys.push(key);
     }
+    const values = this.values;
+    this.writeBanks(keys, (key) => {
+      const value = values[key];
+      return value instanceof Uint8Array ? value.slice().buffer as ArrayBuffer : value;
+    });
   }
 
   /** A soft reset: back to the saved values (or the defaults where nothing was saved). */
   reload(): void {
+    this.banks.open();
     for (const key in this.defaults) this.values[key] = this.loadOne(key, this.defaults[key]);
   }
 
-  /** Factory defaults: forget what was saved. */
+  /** Factory defaults: forget what was saved (a save of nothing, as whole as any). */
   erase(): void {
-    for (const key in this.defaults) {
-      try { this.prefs.delete(this.domain, key); } catch { /* absent */ }
-      this.values[key] = this.defaults[key];
+    const keys: string[] = [];
+    for (const key in this.defaults) keys.push(key);
+    this.writeBanks(keys, () => undefined);
+    for (const key in this.defaults) this.values[key] = this.defaults[key];
+  }
+
+  private writeBanks(keys: readonly string[], valueOf: (key: string) => PreferenceValue | undefined): void {
+    try {
+      this.banks.write(keys, valueOf);
+    } catch (e) {
+      this.banks.open(); // what the next boot reads: the last whole save
+      throw new ApiError(aErrIO, `save failed: ${(e as Error).message}`);
     }
   }
 
   private loadOne(key: string, factory: SettingValue): SettingValue {
-    let saved: PreferenceValue | undefined;
-    try {
-      saved = this.prefs.get(this.domain, key);
-    } catch {
-      return factory; // an unreadable entry is as good as none
-    }
+    const saved = this.banks.read(key, typeof factory === 'string' || factory instanceof Uint8Array);
     if (saved === undefined) return factory;
     // Keep the factory value's type: a stale entry of another type (an older firmware) is ignored.
     if (factory instanceof Uint8Array) return saved instanceof ArrayBuffer ? new Uint8Array(saved) : factory;

@@ -150,22 +150,24 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   }
 
   protected override action(_i: number, op: Op): void {
-    if (op === 'save') {
-      try {
-        this.settings.save();
-      } catch (e) {
-        this.errors.flag(ERR_STORAGE);
-        throw e;
-      }
-    } else if (op === 'reset') {
+    if (op === 'reset') {
       this.resets.requestReset();
-    } else {
+      return;
+    }
+    try {
+      if (op === 'save') {
+        this.settings.save();
+        return;
+      }
       // Factory defaults: saved settings erased, every setting back to factory now, then a restart
       // once the answer is on its way (as system/reset).
       this.settings.erase();
-      this.offsetAtBoot = 0;
-      this.resets.requestReset();
+    } catch (e) {
+      this.errors.flag(ERR_STORAGE);
+      throw e;
     }
+    this.offsetAtBoot = 0;
+    this.resets.requestReset();
   }
 
   /** An LED that is off holds no PWM channel. */

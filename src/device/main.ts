@@ -16,12 +16,15 @@ import { packVersion } from '../../hal/kit/version';
 import { DeviceServer } from './server';
 import Preference from 'preference';
 import { NetworkLink } from './network';
+import { ClockSync } from './clock-sync';
 import { WrapSafeTicks } from './ticks';
 import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
 import { Announcer } from './announce';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
+import Watchdog from 'watchdog';
+import { startWatchdog } from './keepalive';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -61,11 +64,15 @@ const device = createDeviceModule({
   },
   serial: configNumber(config.serial),
   httpPort: http.port ?? 80,
+  // Read before the watchdog starts (on the Pico, starting it changes what the chip reports).
+  restartCause: Watchdog.cause(),
   onReset: (restart) => {
     if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); if (server) announce(server.port); });
     else restart();
   },
 });
+
+startWatchdog();
 
 // One UTF-8 codec for the API and every connection (made now, at run time: host functions exist).
 const codec = standardTextCodec();
@@ -128,8 +135,11 @@ function text(v: unknown): string | undefined {
   return typeof v === 'string' && v ? v : undefined;
 }
 
-export const network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password), sntp: text(config.sntp) });
+export const network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password) });
 network.watch({ up: listen, down: stopListening });
+// The network time (config.sntp), asked until a server answers; the desktop host keeps the host's clock.
+const sntp = text(config.sntp);
+if (sntp && text(config.ssid)) network.watch(new ClockSync(sntp, device));
 network.start();
 
 /**

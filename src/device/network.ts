@@ -9,8 +9,6 @@
 // and never starts it while the access point is down.
 
 import WiFi from 'embedded:network/interface/wifi';
-import SNTP from 'sntp';
-import Time from 'time';
 import Timer from 'timer';
 
 /** What the SDK's Wi-Fi object reports in `connection`. */
@@ -19,8 +17,6 @@ const WIFI_ADDRESSED = 500;
 export const RETRY_MIN_MS = 1000;
 export const RETRY_MAX_MS = 60000;
 export const ATTEMPT_MS = 30000;
-/** Before this (2023-01-03) the clock has not been set: ask SNTP, as the SDK's setup does. */
-const CLOCK_SET_MS = 1672722071000;
 
 /** Something that uses the network: the REST listener, an announcer. */
 export interface NetworkWatcher {
@@ -33,8 +29,6 @@ export interface NetworkWatcher {
 export interface NetworkOptions {
   readonly ssid?: string;
   readonly password?: string;
-  /** An SNTP server for the clock, asked once the network is first up (config.sntp). */
-  readonly sntp?: string;
 }
 
 export class NetworkLink {
@@ -45,7 +39,6 @@ export class NetworkLink {
   private address = '';
   private retryMs = RETRY_MIN_MS;
   private timer: Timer | undefined;
-  private clockAsked = false;
   private readonly join = (): void => { this.timer = undefined; this.connect(); };
   private readonly attemptOver = (): void => {
     this.timer = undefined;
@@ -140,7 +133,6 @@ export class NetworkLink {
     this.isUp = true;
     this.address = address;
     if (address) trace(`Wi-Fi: address ${address}\n`);
-    this.askClock();
     for (let k = 0; k < this.watchers.length; k++) {
       try { this.watchers[k].up(address); } catch (e) { trace(`network up: ${(e as Error).message}\n`); }
     }
@@ -153,15 +145,6 @@ export class NetworkLink {
     for (let k = 0; k < this.watchers.length; k++) {
       try { this.watchers[k].down(); } catch (e) { trace(`network down: ${(e as Error).message}\n`); }
     }
-  }
-
-  private askClock(): void {
-    const host = this.options.sntp;
-    if (this.clockAsked || !host || !this.options.ssid || Date.now() > CLOCK_SET_MS) return;
-    this.clockAsked = true;
-    new SNTP({ host }, (message, value) => {
-      if (message === SNTP.time && value !== undefined) Time.set(value);
-    });
   }
 }
 Object.freeze(NetworkLink.prototype);

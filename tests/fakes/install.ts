@@ -22,6 +22,7 @@ const FAKES: Record<string, string> = {
   'embedded:network/interface/wifi': './wifi',
   'sntp': './sntp',
   'mdns': './mdns',
+  'watchdog': './watchdog',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;

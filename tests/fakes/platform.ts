@@ -9,6 +9,7 @@
 import type { PlatformApi } from '../../hal/device/platform/api';
 import { net } from './net';
 import { radio } from './wifi';
+import { chip } from './watchdog';
 
 /** What a Pico W's `Net.get("MAC")` reads before its Wi-Fi chip is up (docs/pico.md). */
 export const PICO_ROM_MAC = '00:F0:05:F8:9E:48';
@@ -36,6 +37,7 @@ const platform: FakePlatform = {
   restart(): boolean {
     this.restarts.push(net.now);
     if (this.onRestart) this.onRestart();
+    if (this.chipRestarts) chip.restartedBy('software'); // System.restart: esp_restart, watchdog_reboot
     return this.chipRestarts;
   },
   macAddress(): string {

@@ -2,13 +2,38 @@
 // hands them to XS (modules/base/time/esp/modTime.c sets the millisecond count with xsmcSetInteger): a
 // signed 32-bit integer, negative from 2^31 ms (24.8 days) on, back through 0 at 2^32. A test that sets
 // net.now near 2^31 runs the device code across that wrap.
+//
+// Date is the host's unless a test calls chipDate(): then Date.now() reads the chip's clock as XS
+// does on a board with no battery-backed clock, 1970 at power-up, running with the virtual
+// milliseconds, and moved by Time.set (what SNTP's answer does: modules/network/sntp/sntp.js).
 
 import { net } from './net';
+
+const hostNow = Date.now;
+/** Date.now() - net.now while the chip's clock is in use. */
+let base = 0;
+
+/** Every Time.set, in seconds. */
+export const clockSets: number[] = [];
+
+/** Date.now() reads the chip's clock, from 1970 at this moment. */
+export function chipDate(): void {
+  base = -net.now;
+  clockSets.length = 0;
+  Date.now = () => base + net.now;
+}
+
+/** Date.now() is the host's again. */
+export function hostDate(): void {
+  Date.now = hostNow;
+}
 
 export default class Time {
   static get ticks(): number {
     return net.now | 0;
   }
-  /** The clock set by SNTP: the fake keeps Date as it is. */
-  static set(_seconds: number): void { /* Date is the host's */ }
+  static set(seconds: number): void {
+    clockSets.push(seconds);
+    base = seconds * 1000 - net.now;
+  }
 }

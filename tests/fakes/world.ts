@@ -6,6 +6,7 @@ import Preference, { clearPreferences } from './preference';
 import { resetPins } from './io';
 import platform from './platform';
 import { radio } from './wifi';
+import { chip } from './watchdog';
 import { readBoard, type BoardProfile } from '../../hal/device/board';
 import { DeviceModule } from '../../hal/device/module';
 import { Api } from '../../src/api/api';
@@ -38,6 +39,7 @@ export function freshWorld(): void {
   platform.chipRestarts = false;
   platform.restarts = [];
   platform.onRestart = null;
+  chip.reset();
 }
 
 export function board(raw: Record<string, unknown> = FULL_BOARD): BoardProfile {

@@ -11,6 +11,7 @@ import { METRIC_ROWS } from './metric-table';
 import { routeForms, type RouteParam } from '../route/routes';
 import { serialText } from '../route/serial';
 import { PIECE_TARGET } from './describe';
+import { restartSamples } from './restart-metrics';
 import type { EntityHal, ModuleHal } from '../../../hal/types';
 import type { ResponseStream } from '../../http/request';
 
@@ -46,6 +47,8 @@ export class MetricsStream implements ResponseStream {
   private current: EntityHal | null = null;
   /** `name{serial="0x…",index="` of the present family and module, made when the module changes. */
   private prefix = '';
+  /** After the measurements: the next module whose restart counts are sent (restart-metrics.ts). */
+  private restartModule = 0;
 
   constructor(devices: readonly ModuleHal[]) {
     this.devices = devices;
@@ -54,11 +57,15 @@ export class MetricsStream implements ResponseStream {
   poll(): string | null {
     let piece = '';
     while (this.row < METRIC_ROWS.length && piece.length < PIECE_TARGET) piece += this.step();
+    while (this.row >= METRIC_ROWS.length && this.restartModule < this.devices.length && piece.length < PIECE_TARGET) {
+      piece += restartSamples(this.devices, this.restartModule++);
+    }
     return piece === '' ? null : piece;
   }
 
   close(): void {
     this.row = METRIC_ROWS.length;
+    this.restartModule = this.devices.length;
   }
 
   /** The present family's HAL on the present module, or null when that module cannot read it. */

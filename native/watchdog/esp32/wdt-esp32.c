@@ -1,0 +1,57 @@
+/*
+ * The ESP32's task watchdog for native/watchdog/watchdog.js. The project's sdkconfig
+ * (sdkconfig/sdkconfig.defaults.release) turns it on at 10 s with a panic in release builds, and a
+ * panic restarts the chip (a debug build has none: xsbug stops the loop at a breakpoint); the
+ * SDK's main task subscribes itself (build/devices/esp32/lib/main/main.c:86-87) and its message loop
+ * feeds it (xs/platforms/esp/xsHost.c, modMessageService): a JavaScript loop that never returns stops
+ * both that and this feed. The cause comes from esp_reset_reason() (ESP-IDF esp_system.h).
+ */
+
+#include "xsmc.h"
+#include "esp_system.h"
+#include "esp_task_wdt.h"
+
+void xs_watchdog_cause(xsMachine *the)
+{
+	const char *cause;
+
+	switch (esp_reset_reason()) {
+		case ESP_RST_TASK_WDT:
+		case ESP_RST_INT_WDT:
+		case ESP_RST_WDT:
+			cause = "watchdog";
+			break;
+		case ESP_RST_POWERON:
+		case ESP_RST_BROWNOUT:
+		case ESP_RST_DEEPSLEEP:
+			cause = "power";
+			break;
+		case ESP_RST_EXT:
+			cause = "pin";
+			break;
+		case ESP_RST_SW:
+			cause = "software";		/* esp_restart(): System.restart, and XS's abort (c_exit) */
+			break;
+		default:
+			cause = "crash";		/* ESP_RST_PANIC, ESP_RST_UNKNOWN and the rest */
+			break;
+	}
+	xsmcSetString(xsResult, (char *)cause);
+}
+
+void xs_watchdog_start(xsMachine *the)
+{
+#if CONFIG_ESP_TASK_WDT_EN
+	esp_task_wdt_reset();		/* the timeout is the sdkconfig's */
+	xsmcSetBoolean(xsResult, 1);
+#else
+	xsmcSetBoolean(xsResult, 0);
+#endif
+}
+
+void xs_watchdog_feed(xsMachine *the)
+{
+#if CONFIG_ESP_TASK_WDT_EN
+	esp_task_wdt_reset();
+#endif
+}

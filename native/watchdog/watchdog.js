@@ -1,0 +1,12 @@
+// The chip's watchdog and why the chip last started, as host functions (wdt-esp32.c, wdt-pico.c; the
+// desktop host maps `watchdog` to hal/device/standin/watchdog.ts). No state: preloaded into flash.
+// Read cause() before start(): on the Pico, starting the watchdog changes what the chip reports.
+
+export default class Watchdog {
+	/** "watchdog", "power", "pin" (the reset pin or button), "software" (a restart the firmware asked for, or an XS abort), "crash" (a panic). */
+	static cause() @ "xs_watchdog_cause";
+	/** Restart the chip when feed() is not called for `ms` (the chip may count less: the Pico's counts 8,388 ms at most). false: no watchdog runs. */
+	static start(ms) @ "xs_watchdog_start";
+	static feed() @ "xs_watchdog_feed";
+}
+Object.freeze(Watchdog.prototype);
