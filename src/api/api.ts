@@ -12,15 +12,15 @@ import { notAllowed, pick, SERVER_ALLOW, unknownMethod } from './route/methods';
 import { parseJson } from './values/request-body';
 import { invoke } from './invoke';
 import { answerListing, answerMetrics, answerSite, preflight } from './resources/listing';
-import { METRICS_PATH } from './resources/metrics';
-import { isSitePath, type OpenApiSource } from './access/site';
+import type { OpenApiSource } from './access/site';
+import { ACCESS_ACT, ACCESS_READ, accessOf, DOOR_CONSOLE, DOOR_EVENTS, DOOR_FIRMWARE, DOOR_LISTING, DOOR_METRICS, DOORS, doorOf, NO_ACCESS, NO_DOOR } from './access/doors';
 import { envelope, errorResponse, TimestampClock } from './values/envelope';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 import type { ModuleHal } from '../../hal/types';
 import { standardTextCodec, type TextCodec } from '../../util/text';
 import { AccessControl, type AccessOptions } from './access/access';
 import { AnswerHeaders } from './answer-headers';
-import { EventStreams, isEventsPath } from './resources/events';
+import { EventStreams } from './resources/events';
 import { serveConsole } from '../web/console';
 
 /** Access control (allowed hosts, CORS origins, token: src/api/access/access.ts) and the codec. */
@@ -99,25 +99,39 @@ export class Api implements RequestHandler {
     if (unknown) return unknown;
     // OPTIONS * asks about the server as a whole (RFC 9110 §9.3.7).
     if (path === '*' && req.method === 'OPTIONS') return preflight204(res, SERVER_ALLOW);
-    if (isSitePath(path)) {
-      return answerSite(req, path, parameters, this.openapi, this.clock.format(this.now()), this.access, res);
-    }
-    if (path === METRICS_PATH) return answerMetrics(req, path, this.devices, this.access, res);
-    // The web console at / and event streams at .../events (src/web, src/api/resources/events.ts).
-    if (path === '/') {
-      serveConsole(req, res, this.gunzip, this.consoleGzip);
-      return null;
-    }
-    if (isEventsPath(path)) {
-      this.access.authorize(req, false, res);
-      this.lastDevice = this.events.answer(req.method, path, query < 0 ? '' : req.target.slice(query + 1), this.devices, res);
-      return null;
-    }
+    const door = doorOf(path);
+    if (door !== NO_DOOR) return this.enter(req, door, path, query, parameters, null, res);
     const t = resolve(parsePath(path, this.target.address), this.devices, this.target);
     if (t instanceof ApiError) return t;
     this.lastDevice = t.device;
-    if (t.address.kind !== ADDRESS_ROUTE) return answerListing(req, t, path, this.devices, this.clock, this.access, res);
+    if (t.address.kind !== ADDRESS_ROUTE) return this.enter(req, DOOR_LISTING, path, query, parameters, t, res);
     return this.operate(req, t, path, body, parameters, res);
+  }
+
+  /**
+   * A top-level resource (src/api/access/doors.ts): OPTIONS, the method offered (405), access decided
+   * once (AccessControl.admit), then the resource itself.
+   */
+  private enter(req: HttpRequest, door: number, path: string, query: number, parameters: string, t: Target | null,
+    res: HttpResponse): ApiError | null {
+    const d = DOORS[door];
+    if (req.method === 'OPTIONS' && d.options) return preflight(req, d.allow, this.access, res);
+    const access = accessOf(d, req.method);
+    if (access === NO_ACCESS) {
+      res.allow = d.allow;
+      return notAllowed(req.method, door === DOOR_CONSOLE ? '/' : path, d.allow);
+    }
+    this.access.admit(req, access, res);
+    switch (door) {
+      case DOOR_CONSOLE: serveConsole(req, res, this.gunzip, this.consoleGzip); return null;
+      case DOOR_METRICS: return answerMetrics(this.devices, res);
+      case DOOR_LISTING: return answerListing(t!, path, this.devices, this.clock, res);
+      case DOOR_EVENTS:
+        this.lastDevice = this.events.answer(path, query < 0 ? '' : req.target.slice(query + 1), this.devices, res);
+        return null;
+      case DOOR_FIRMWARE: return new ApiError(aErrUnimplemented, 'firmware update is not built yet');
+      default: return answerSite(req, path, parameters, this.openapi, this.clock.format(this.now()), res);
+    }
   }
 
   /** An operation: method offered (405), access, capability (501), path parameters (400), the HAL. */
@@ -131,7 +145,7 @@ export class Api implements RequestHandler {
       res.allow = allow;
       return notAllowed(req.method, a.entity + '/' + a.op, allow);
     }
-    this.access.authorize(req, req.method === 'PUT' || route.get === 'none', res);
+    this.access.admit(req, req.method === 'PUT' || route.get === 'none' ? ACCESS_ACT : ACCESS_READ, res);
     const hal = t.hal!;
     if (!hal.supports(a.op)) return new ApiError(aErrUnimplemented, `this module cannot do ${a.entity}/${a.op}`);
     if (req.method === 'PUT' && route.put !== 'BYTES') {
