@@ -143,6 +143,8 @@ export interface FirmwareHal {
   /** Start an image of `length` bytes; throws ApiError (501 where this board cannot, with why). */
   begin(length: number): FirmwareWriter;
   sha256(): Sha256;
+  /** Optional: the module has answered a request (a firmware on trial confirms itself). */
+  served?(): void;
 }
 
 export interface ModuleHal {

@@ -69,6 +69,7 @@ export function simFirmware(module: SimModule): FirmwareHal {
     capacity: SIM_SLOT_BYTES,
     status: () => module.slots.status(),
     begin: () => new SimWriter(module),
+    served: () => module.slots.served(),
     sha256: (): Sha256 => {
       const h = createHash('sha256');
       return { write: (b) => { h.update(b); }, close: () => new Uint8Array(h.digest()) };

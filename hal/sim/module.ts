@@ -113,7 +113,6 @@ export function createSimModule(options: SimOptions = {}): SimModule {
     profile,
     now: () => ctx.moduleNow(),
     afterResponse: () => {
-      slots.served();
       if (system.takeReset()) ctx.reboot();
     },
     serving: () => slots.serving(),

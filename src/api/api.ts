@@ -243,6 +243,12 @@ export class Api implements RequestHandler {
     const upload = this.restarting;
     this.restarting = null;
     if (upload) upload.restart(); // a firmware update, its 202 on its way
+    else {
+      // The module has served a request: a firmware on trial confirms itself (a module's any request).
+      const served = device ?? (this.devices.length === 1 ? this.devices[0] : null);
+      const fw = served ? served.firmware : undefined;
+      if (fw && fw.served) fw.served();
+    }
     if (device) device.afterResponse();
   }
 

@@ -10,6 +10,7 @@ import { standardTextCodec } from '../../util/text';
 import { board } from '../../hal/device/board';
 import { createDeviceModule } from '../../hal/device/module';
 import { packVersion } from '../../hal/kit/version';
+import type { FirmwareHal } from '../../hal/types';
 import { DeviceServer } from './server';
 import Preference from 'preference';
 import { NetworkLink } from './network';
@@ -18,6 +19,7 @@ import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
 import { Announcer } from './announce';
+import { createFirmware } from 'hal/device/firmware';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -54,6 +56,17 @@ const device = createDeviceModule({
   onReset: (restart) => {
     if (server) server.restartAfterFlush(() => { restart(); listenOnSavedPort(); if (server) announcer.start(device, server.port, access.token !== ''); });
     else restart();
+  },
+});
+
+// PUT …/firmware (docs/firmware.md): the ESP32's OTA partitions, or a 501 on a board that has none; it
+// restarts into a new image once the 202 has gone, as system/reset does.
+(device as { firmware?: FirmwareHal }).firmware = createFirmware({
+  version: packVersion(fw.major ?? 0, fw.minor ?? 1, fw.patch ?? 0),
+  build: configNumber(fw.build),
+  restart: () => {
+    if (server) server.restartAfterFlush(() => platform.restart());
+    else platform.restart();
   },
 });
 

@@ -22,6 +22,11 @@ const FAKES: Record<string, string> = {
   'embedded:network/interface/wifi': './wifi',
   'sntp': './sntp',
   'mdns': './mdns',
+  'embedded:storage/flash': './flash',
+  'embedded:update': './update',
+  'crypt': './crypt',
+  'ota-state': './ota-state',
+  'hal/device/firmware': '../../hal/device/firmware/esp32', // the ESP32's, over the fakes above
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;

@@ -57,14 +57,16 @@ export class Upload implements RequestBodySink {
     this.expected = expected;
     this.error = error;
     const fw = device ? device.firmware : undefined;
-    this.limit = fw && !error ? fw.capacity : REFUSED_BODY_MAX;
-    if (error || !fw) return;
-    try {
-      this.writer = fw.begin(length);
-      this.hash = fw.sha256();
-    } catch (e) {
-      this.fail(asApiError(e));
+    if (!error && fw) {
+      try {
+        this.writer = fw.begin(length);
+        this.hash = fw.sha256();
+      } catch (e) {
+        this.fail(asApiError(e));
+      }
     }
+    // An image larger than the slot is 413 before a byte is read; a refusal reads what comes, and drops it.
+    this.limit = fw && !this.error ? fw.capacity : REFUSED_BODY_MAX;
   }
 
   write(data: Uint8Array, start: number, end: number): void {
