@@ -21,6 +21,8 @@ import type { HttpRequest } from '../src/http/request';
 import type { Registry, Found } from './registry';
 import { addLines, outgoing, relay } from './forward';
 import { tokenFor } from './tokens';
+import { isRolloutsPath, Rollouts } from './rollouts';
+import { ACCESS_READ, ACCESS_UPDATE } from '../src/api/access/doors';
 
 export interface HostServerOptions {
   port: number;
@@ -44,6 +46,16 @@ interface Front {
   readonly access: AccessControl;
   readonly clock: TimestampClock;
   readonly headers: AnswerHeaders;
+  readonly rollouts: Rollouts;
+}
+
+/** /api/v1/rollouts[/{id}] (rollouts.ts): starting one is a firmware update (a token must be set); reading one a read. */
+function rolloutsAnswer(front: Front, req: http.IncomingMessage, res: http.ServerResponse, path: string, view: HttpRequest,
+  body: Buffer, extra: { extraHeaders: string }, cors: string): void {
+  front.access.admit(view, req.method === 'POST' ? ACCESS_UPDATE : ACCESS_READ, extra);
+  const r = front.rollouts.answer(req.method ?? '', path, body.toString('utf8'));
+  if (r instanceof ApiError) throw r;
+  answer(front, res, r.status, envelope(front.clock.format(Date.now()), path, '{}', r.response), cors);
 }
 
 /** The few request headers access control reads, as the HTTP core hands them (src/http/request.ts). */
@@ -148,6 +160,7 @@ async function route(front: Front, req: http.IncomingMessage, res: http.ServerRe
       const response = path === '/api/v1' ? INDEX_RESPONSE : front.options.registry.listing();
       return answer(front, res, 200, envelope(stamp, path, '{}', response), cors);
     }
+    if (isRolloutsPath(path)) return rolloutsAnswer(front, req, res, path, view, body, extra, cors);
     if (!DEVICE_PREFIX.test(path)) throw new ApiError(aErrNotFound, `no resource ${path} on this host server; GET /api/v1 lists what there is`);
     if (req.method !== 'OPTIONS') front.access.authorize(view, isWrite(req.method ?? '', path), extra);
     const found = target(front, path);
@@ -188,6 +201,7 @@ export function startHostServer(options: HostServerOptions): Promise<RunningHost
   const allowHosts = [...(options.access.allowHosts ?? []), name, name + '.local'];
   const front: Front = {
     options, access: new AccessControl({ ...options.access, allowHosts }), clock: new TimestampClock(), headers: new AnswerHeaders(),
+    rollouts: new Rollouts(options.registry, options.tokens),
   };
   const server = http.createServer({ keepAliveTimeout: 30000, headersTimeout: 10000, requestTimeout: 20000 }, (req, res) => serve(front, req, res));
   return new Promise((resolve, reject) => {

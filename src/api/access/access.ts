@@ -91,7 +91,7 @@ export class AccessControl {
   admit(req: HttpRequest, access: number, res: { extraHeaders: string }): void {
     if (access === ACCESS_OPEN) return;
     if (access === ACCESS_UPDATE && this.token === '') {
-      throw new ApiError(aErrPermission, 'a firmware update needs a token: set one (simulator: --token; module: ' +
+      throw new ApiError(aErrPermission, 'a firmware update needs a token: set one (simulator, host server: --token; module: ' +
         'config.http.token in its manifest, or mcconfig token=...) and send it as Authorization: Bearer <token>');
     }
     this.authorize(req, access === ACCESS_ACT || access === ACCESS_UPDATE, res);
