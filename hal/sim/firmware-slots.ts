@@ -31,8 +31,10 @@ export class FirmwareSlots {
   private silentUntil = 0;
 
   constructor(private readonly ctx: SimContext) {
-    this.state = ctx.persist.firmware as SlotState | undefined ??
-      { running: { version: packVersion(FIRMWARE.major, FIRMWARE.minor, FIRMWARE.patch), build: FIRMWARE.build }, slot: 0, other: null, confirmed: true };
+    const saved = ctx.persist.firmware as SlotState | undefined;
+    // A damaged or missing record is a module fresh from the factory.
+    this.state = saved && saved.running && typeof saved.running.version === 'number' && typeof saved.running.build === 'number' ? saved
+      : { running: { version: packVersion(FIRMWARE.major, FIRMWARE.minor, FIRMWARE.patch), build: FIRMWARE.build }, slot: 0, other: null, confirmed: true };
   }
 
   status(): FirmwareStatus {
