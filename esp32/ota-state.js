@@ -3,9 +3,9 @@
 /* global native */
 
 export default Object.freeze({
-	running() { return native("xs_ota_state_running")(); },
-	onTrial() { return native("xs_ota_state_on_trial")(); },
-	confirm() { return native("xs_ota_state_confirm")(); },
-	rollbackVersion() { return native("xs_ota_state_rollback_version")(); },
-	chipId() { return native("xs_ota_state_chip_id")(); },
+	running() { return native("xs_ota_state_running").call(this); },
+	onTrial() { return native("xs_ota_state_on_trial").call(this); },
+	confirm() { return native("xs_ota_state_confirm").call(this); },
+	rollbackVersion() { return native("xs_ota_state_rollback_version").call(this); },
+	chipId() { return native("xs_ota_state_chip_id").call(this); },
 }, true);

@@ -19,7 +19,7 @@ import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
 import { Announcer } from './announce';
-import { createFirmware } from 'hal/device/firmware';
+import { createFirmware } from 'hal/device/firmware/platform';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }

@@ -26,7 +26,8 @@ const FAKES: Record<string, string> = {
   'embedded:update': './update',
   'crypt': './crypt',
   'ota-state': './ota-state',
-  'hal/device/firmware': '../../hal/device/firmware/esp32', // the ESP32's, over the fakes above
+  // The ESP32's firmware HAL, over the fakes above; named so its relative imports resolve under XS too.
+  'hal/device/firmware/platform': '../../hal/device/firmware/esp32',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;
