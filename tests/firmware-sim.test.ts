@@ -125,7 +125,7 @@ describe('firmware update on the simulator', function () {
     const img = image();
     const open = await putImage(sim.server.port, img, { 'Content-Digest': digestOf(img) });
     assert.equal(open.status, 403);
-    assert.match(open.json.response.message, /needs a token: set one \(simulator: --token/);
+    assert.match(open.json.response.message, /needs a token: set one \(simulator, host server: --token/);
     await sim.server.close();
     sim = await firmwareSim();
     const port = sim.server.port;
