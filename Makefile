@@ -11,7 +11,7 @@ ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
 HOST_ARGS ?=
 
-.PHONY: all help sim host-server test build gen check lint clean bench bench-host-server fuzz bench-xs bench-instr soak browser examples-deps prometheus
+.PHONY: all help sim host-server test build gen check lint clean firmware-image bench bench-host-server fuzz bench-xs bench-instr soak browser examples-deps prometheus
 
 all: test
 
@@ -118,6 +118,12 @@ bench-xs: build ## cost of the request path under the real XS engine (and the SD
 	node tools/bench-events-xs.mjs
 	node tools/bench-xs-anchor.mjs
 	node tools/bench-xs-device.mjs
+
+# A firmware image for the simulator (docs/firmware.md): FW_ARGS="--version 2.12.0 --out /tmp/fw.bin"
+# (also --model N, --build 0x..., --size BYTES or --payload FILE, --never-starts).
+FW_ARGS ?= --version 2.12.0 --out firmware-sim.bin
+firmware-image: build ## a firmware image for the simulator (FW_ARGS="--version 2.12.0 --out FILE"; docs/firmware.md)
+	@node tools/firmware-image.mjs $(FW_ARGS)
 
 # Long property-based fuzzing of the HTTP core (make test runs a short pass of the same properties).
 FUZZ_RUNS ?= 100000

@@ -104,7 +104,54 @@ export type HalOf<E extends EntityName> = EntityHal<ValuesOf<E>>;
 
 export type ModuleEntities = { readonly [E in EntityName]?: HalOf<E> };
 
+/** What GET …/firmware answers (docs/firmware.md). */
+export interface FirmwareStatus {
+  /** The running firmware: packed version (hal/kit/version.ts) and build. */
+  readonly version: number;
+  readonly build: number;
+  /** The partition or slot it runs from ('ota_0', 'sim-a'...). */
+  readonly slot: string;
+  /** false while a new firmware is on trial: a restart before it confirms itself returns to `rollback`. */
+  readonly confirmed: boolean;
+  /** The packed version a rollback would return to, or -1 when there is none. */
+  readonly rollback: number;
+}
+
+/** SHA-256 fed as the image arrives (the SDK's crypt Digest on a module, node:crypto in the simulator). */
+export interface Sha256 {
+  write(bytes: Uint8Array): void;
+  close(): Uint8Array;
+}
+
+/** One image being written into the slot that is not running. */
+export interface FirmwareWriter {
+  /** Image bytes in order; throws ApiError: aErrParam for an image for another board (its header), aErrWrite/aErrIO for the flash. */
+  write(bytes: Uint8Array): void;
+  /** Every byte written: check the image is whole and make it the next boot; its packed version. Throws ApiError. */
+  complete(): number;
+  /** Abandon the image: the running firmware stays the one that boots. */
+  abort(): void;
+  /** Once the answer is sent: restart into the new image. */
+  restart(): void;
+}
+
+/** A module's firmware: what runs, and how a new image is written (docs/firmware.md). */
+export interface FirmwareHal {
+  status(): FirmwareStatus;
+  /** The largest image the other slot takes, bytes. */
+  readonly capacity: number;
+  /** Start an image of `length` bytes; throws ApiError (501 where this board cannot, with why). */
+  begin(length: number): FirmwareWriter;
+  sha256(): Sha256;
+  /** Optional: the module has answered a request (a firmware on trial confirms itself). */
+  served?(): void;
+}
+
 export interface ModuleHal {
+  /** Its firmware and the way to a new one; absent: GET and PUT …/firmware answer 501. */
+  readonly firmware?: FirmwareHal;
+  /** false while it does not serve (the simulator's module restarting into an image that never starts). */
+  serving?(): boolean;
   /** The module's 32-bit serial number (the {serial_num} of its paths). */
   readonly serialNumber: number;
   /** What the module says it is (the simulator's profile, the device's board): the description's `name`. */

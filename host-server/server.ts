@@ -27,6 +27,8 @@ import { tokenFor } from './tokens';
 import { CONNECTIONS_DEFAULT } from './options';
 import { BrainD, ACRONAME_DEVICES_PATH, ACRONAME_STATE_PATH, VERSION_PATH, serverVersion } from './braind';
 import { hostOpenApi } from './openapi';
+import { isRolloutsPath, Rollouts } from './rollouts';
+import { ACCESS_READ, ACCESS_UPDATE } from '../src/api/access/doors';
 
 export interface HostServerOptions {
   port: number;
@@ -56,6 +58,15 @@ interface Front {
   readonly clock: TimestampClock;
   readonly headers: AnswerHeaders;
   readonly braind: BrainD;
+  readonly rollouts: Rollouts;
+}
+
+/** /api/v1/rollouts[/{id}] (rollouts.ts): starting one is a firmware update (a token must be set); reading one a read. */
+function rolloutsAnswer(front: Front, req: HttpRequest, res: HttpResponse, path: string, extra: { extraHeaders: string }, cors: string): void {
+  front.access.admit(req, req.method === 'POST' ? ACCESS_UPDATE : ACCESS_READ, extra);
+  const r = front.rollouts.answer(req.method, path, req.method === 'POST' ? req.bodyText(nodeTextCodec) : '');
+  if (r instanceof ApiError) throw r;
+  answer(front, res, r.status, envelope(front.clock.format(Date.now()), path, '{}', r.response), cors);
 }
 
 /** What the host server answers itself (GET and HEAD): its index, lists, document and BrainD's names. */
@@ -141,6 +152,7 @@ function route(front: Front, req: HttpRequest, res: HttpResponse): void {
       front.access.authorize(req, false, extra);
       return answerOwn(front, req, res, path, cors);
     }
+    if (isRolloutsPath(path)) return rolloutsAnswer(front, req, res, path, extra, cors);
     if (!DEVICE_PREFIX.test(path)) throw new ApiError(aErrNotFound, `no resource ${path} on this host server; GET /api/v1 lists what there is`);
     if (req.method !== 'OPTIONS') front.access.authorize(req, isWrite(req.method, path), extra);
     const found = target(front, path);
@@ -204,6 +216,7 @@ export function startHostServer(options: HostServerOptions): Promise<RunningHost
   const front: Front = {
     options, access: new AccessControl({ ...options.access, allowHosts }), clock: new TimestampClock(), headers: new AnswerHeaders(),
     braind: new BrainD(options.registry, options.tokens),
+    rollouts: new Rollouts(options.registry, options.tokens),
   };
   return startServer({
     port: options.port, host: options.host, handler: handler(front), maxConnections: options.maxConnections ?? CONNECTIONS_DEFAULT,

@@ -6,6 +6,8 @@ import { createSimModule, memoryStorage, profileProblems, type SimModule, type S
 import { stateFileName, type DevicePlan, type StatePlan } from './options';
 import { StateFile, type Warn } from './state-file';
 import { wallClock } from './read-clock';
+import { simFirmware } from './firmware';
+import type { FirmwareHal } from '../hal/types';
 
 /**
  * The live simulator's time resolution (SimContext timeStepMs): far finer than the models' own effects
@@ -51,6 +53,7 @@ export function buildDevices(devices: readonly DevicePlan[], state: StatePlan, o
     // every millisecond. A test's fake clock keeps them exact.
     const timeStepMs = options.now ? 0 : LIVE_TIME_STEP_MS;
     const module = createSimModule({ serialNumber: serial, profile, storage, now: options.now ?? wallClock.now, timeStepMs });
+    (module as { firmware?: FirmwareHal }).firmware = simFirmware(module); // images of tools/firmware-image.mjs
     return { module, stateLocation };
   });
 }

@@ -135,5 +135,7 @@ export function wholeDescription(d: ModuleHal): string {
       .map((op) => '"' + op + '":' + operationJson(routeForms(name, op)!, hal, op));
     if (ops.length) entities.push('"' + name + '":{"count":' + hal.count + ',"operations":{' + ops.join(',') + '}}');
   }
-  return identity(d).slice(0, -1) + (d.name ? ',"name":' + JSON.stringify(d.name) : '') + ',"entities":{' + entities.join(',') + '}}';
+  const version = d.entities.system ? d.entities.system.get(0, 'version', []) as number : 0;
+  return identity(d).slice(0, -1) + (d.name ? ',"name":' + JSON.stringify(d.name) : '') +
+    `,"firmware":"${version >>> 28}.${(version >>> 24) & 15}.${version & 0xffffff}"` + ',"entities":{' + entities.join(',') + '}}';
 }

@@ -20,6 +20,7 @@ import { EVERYTHING, type PortDevice, type SimProfile } from './profile';
 import { createRails } from './rail';
 import { createStore, StoreModel } from './store';
 import { createSystem } from './system';
+import { FirmwareSlots } from './firmware-slots';
 import { createSignal, createTimer } from './timing';
 import { createUart } from './uart';
 import { createUsb } from './usb';
@@ -53,6 +54,8 @@ export interface SimModule extends ModuleHal {
   setRailLoad(rail: number, milliohm: number): void;
   setPortDevice(port: number, device: PortDevice | null): void;
   setDigitalInput(index: number, level: boolean): void;
+  /** Its two firmware slots (firmware-slots.ts): the simulator's FirmwareHal restarts it through them. */
+  readonly slots: FirmwareSlots;
 }
 
 type MutableEntities = { -readonly [E in EntityName]?: HalOf<E> };
@@ -68,7 +71,8 @@ export function createSimModule(options: SimOptions = {}): SimModule {
   const stores = new StoreModel(ctx);
   const ports = new PortModel(ctx);
   const rails = createRails(ctx);
-  const system = createSystem(ctx, stores, () => rails.totalPower() + ports.totalPower());
+  const slots = new FirmwareSlots(ctx);
+  const system = createSystem(ctx, stores, () => rails.totalPower() + ports.totalPower(), slots);
   const ethernet = createEthernet(ctx);
   const digital = createDigital(ctx);
 
@@ -111,6 +115,8 @@ export function createSimModule(options: SimOptions = {}): SimModule {
     afterResponse: () => {
       if (system.takeReset()) ctx.reboot();
     },
+    serving: () => slots.serving(),
+    slots,
     resetPending: () => system.resetPending(),
     onReset: (hook) => ctx.onReboot(hook),
     moduleAddress: () => system.moduleAddress(),

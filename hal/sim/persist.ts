@@ -28,6 +28,8 @@ interface Doc {
   settings: { [entity: string]: { [index: string]: { [key: string]: Json } } };
   flash: { [store: string]: SavedSlot[] };
   temperature?: { min: number; max: number };
+  /** The firmware slots (firmware-slots.ts), kept as the flash keeps them. */
+  firmware?: Json;
 }
 
 function toJson(v: HalValue): Json {
@@ -55,6 +57,7 @@ function parseDoc(text: string | undefined): Doc {
         settings: parsed.settings && typeof parsed.settings === 'object' ? parsed.settings : {},
         flash: parsed.flash && typeof parsed.flash === 'object' ? parsed.flash : {},
         temperature: parsed.temperature,
+        firmware: parsed.firmware,
       };
     }
   } catch { /* damaged: blank */ }
@@ -114,6 +117,14 @@ export class Persist {
 
   set temperature(t: { min: number; max: number } | undefined) {
     this.doc.temperature = t;
+  }
+
+  get firmware(): unknown {
+    return this.doc.firmware;
+  }
+
+  set firmware(f: unknown) {
+    this.doc.firmware = f as Json;
   }
 
   /** Everything to storage; when that fails the flash keeps what it had, and so does this copy of it. */

@@ -15,10 +15,10 @@ import { asNumber } from '../kit/value-guards';
 import { bytesOfText } from './values';
 import type { RegisterFile } from './registers';
 import { BootState, SUPPLY_MAX_MW, SystemPhysics } from './system-model';
-import { packHardwareVersion, packVersion } from '../kit/version';
+import { packHardwareVersion } from '../kit/version';
+import { FIRMWARE, type FirmwareSlots } from './firmware-slots';
 
-/** Firmware identity the simulated module reports. */
-export const FIRMWARE = { major: 2, minor: 11, patch: 3, build: 0x5a17c0de };
+export { FIRMWARE };
 const HARDWARE_REVISION = 3;
 /** protocolfeatures: bit 0 REST API, bit 1 BrainStem link, bit 2 reflexes. */
 const PROTOCOL_FEATURES = 0b111;
@@ -83,7 +83,7 @@ function systemRegisters(ctx: SimContext): RegisterFile {
   }, ['routetome', 'led']); // state, not settings: never saved, back to default (LED off) at every reset
 }
 
-export function createSystem(ctx: SimContext, stores: StoreModel, load: () => number): SystemModel {
+export function createSystem(ctx: SimContext, stores: StoreModel, load: () => number, slots: FirmwareSlots): SystemModel {
   const p = ctx.profile;
   const regs = systemRegisters(ctx);
   const boot = new BootState(regs, ctx);
@@ -106,8 +106,8 @@ export function createSystem(ctx: SimContext, stores: StoreModel, load: () => nu
         const saved = ctx.persist.settingsOf('system', 0)?.router;
         return typeof saved === 'number' ? saved : asNumber(regs.defaultOf(0, 'router'), 'router');
       },
-      version: () => packVersion(FIRMWARE.major, FIRMWARE.minor, FIRMWARE.patch),
-      build: () => FIRMWARE.build,
+      version: () => slots.state.running.version,
+      build: () => slots.state.running.build,
       model: () => p.model,
       hardwareversion: () => packHardwareVersion(p.model, (1 << 16) | HARDWARE_REVISION),
       serialnumber: () => ctx.serial,

@@ -13,6 +13,7 @@ import { standardTextCodec } from '../../util/text';
 import { board } from '../../hal/device/board';
 import { createDeviceModule, serialFromMac } from '../../hal/device/module';
 import { packVersion } from '../../hal/kit/version';
+import type { FirmwareHal } from '../../hal/types';
 import { DeviceServer } from './server';
 import Preference from 'preference';
 import { NetworkLink } from './network';
@@ -25,6 +26,7 @@ import { Announcer } from './announce';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 import Watchdog from 'watchdog';
 import { startWatchdog } from './keepalive';
+import { createFirmware } from 'hal/device/firmware/platform';
 
 interface HttpConfig { port?: number; connections?: number; idleTimeoutMs?: number }
 interface FirmwareConfig { major?: number; minor?: number; patch?: number; build?: number | string }
@@ -73,6 +75,18 @@ const device = createDeviceModule({
 });
 
 startWatchdog();
+
+// PUT …/firmware (docs/firmware.md): the ESP32's OTA partitions, or a 501 on a board that has none; it
+// restarts into a new image once the 202 has gone, as system/reset does, counted as an update.
+(device as { firmware?: FirmwareHal }).firmware = createFirmware({
+  version: packVersion(fw.major ?? 0, fw.minor ?? 1, fw.patch ?? 0),
+  build: configNumber(fw.build),
+  restart: () => {
+    const restart = (): void => { device.restarts.expect('update'); platform.restart(); };
+    if (server) server.restartAfterFlush(restart);
+    else restart();
+  },
+});
 
 // One UTF-8 codec for the API and every connection (made now, at run time: host functions exist).
 const codec = standardTextCodec();

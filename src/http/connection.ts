@@ -67,6 +67,7 @@ export class Connection implements SlotHolder {
     this.lastActivity = this.now();
     this.requestSince = this.lastActivity;
     this.parser.peer = options?.peer ?? '';
+    this.parser.router = handler.bodySink ? handler : null; // a handler that streams some bodies
   }
 
   /** Bytes of request buffers held now (an idle connection holds at most 512). */
@@ -129,9 +130,9 @@ export class Connection implements SlotHolder {
       return true;
     }
     if (this.body.active) return this.pumpStream(); // the same timer ticks event streams
-    if (parser.inBody) {
-      if (now - this.headEndedAt < BODY_TIMEOUT_MS) return false;
-      this.fail(408, `request body not received within ${BODY_TIMEOUT_MS / 1000} s of its head`);
+    if (parser.inBody) { // a streamed body (a firmware image) must keep coming, not all come at once
+      if (now - (parser.sink ? this.lastActivity : this.headEndedAt) < BODY_TIMEOUT_MS) return false;
+      this.fail(408, `request body not received within ${BODY_TIMEOUT_MS / 1000} s of its ${parser.sink ? 'last bytes' : 'head'}`);
       return true;
     }
     if (parser.started) {
@@ -146,8 +147,8 @@ export class Connection implements SlotHolder {
 
   /** SlotHolder: answering, a partial request (a first request counts from the accept), or idle. */
   slotState(): number {
-    // An event stream is an answer still being sent: its slot is busy, not idle.
-    if (this.answering || this.body.active) return SLOT_ANSWERING;
+    // An event stream is an answer still being sent, a streamed body one being taken: busy, not idle.
+    if (this.answering || this.body.active || this.parser.sink) return SLOT_ANSWERING;
     return !this.answered || this.parser.started ? SLOT_PARTIAL : SLOT_IDLE;
   }
 

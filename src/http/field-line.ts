@@ -20,6 +20,7 @@ export interface HeadFields {
   acceptEncoding: string;
   ifNoneMatch: string;
   accessControlRequestMethod: string;
+  contentDigest: string;
   errorMessage: string;
 }
 
@@ -48,7 +49,7 @@ function failure(out: { errorMessage: string }, status: number, message: string)
 
 /**
  * A bit per name length of the fields takeField() acts on: host 4, origin and expect 6, connection 10,
- * authorization and if-none-match 13, content-length and sec-fetch-site 14, accept-encoding 15,
+ * authorization and if-none-match 13, content-length, content-digest and sec-fetch-site 14, accept-encoding 15,
  * transfer-encoding 17, access-control-request-method 29. A field of another name length is skipped
  * without its name being made into a string (User-Agent, Accept, Content-Type...).
  */
@@ -93,6 +94,7 @@ export function takeField(name: string, value: string, out: HeadFields, framing:
     case 'accept-encoding': out.acceptEncoding = value; return 0;
     case 'if-none-match': out.ifNoneMatch = value; return 0;
     case 'access-control-request-method': out.accessControlRequestMethod = value; return 0;
+    case 'content-digest': out.contentDigest = value; return 0;
   }
   return 0;
 }
@@ -133,10 +135,10 @@ export function decimal(value: string): number {
 }
 
 /** After every field: the checks that need all of them. 0 when they pass, else the status to answer. */
-export function checkFraming(f: HeadFraming, minor: number, out: { errorMessage: string }): number {
+export function checkFraming(f: HeadFraming, minor: number, out: { errorMessage: string }, bodyMax = BODY_MAX): number {
   if (minor === 1 && f.hosts === 0) return failure(out, 400, 'HTTP/1.1 request without Host');
   if (f.chunked && f.contentLength >= 0) return failure(out, 400, 'both Content-Length and Transfer-Encoding');
   if (f.chunked && minor === 0) return failure(out, 400, 'Transfer-Encoding in an HTTP/1.0 request');
-  if (f.contentLength > BODY_MAX) return failure(out, 413, `body longer than ${BODY_MAX} bytes`);
+  if (f.contentLength > bodyMax) return failure(out, 413, `body longer than ${bodyMax} bytes`);
   return 0;
 }

@@ -7,10 +7,11 @@
 // (whole-head.ts) that hands anything unusual back to this byte path.
 
 import { BODY_MAX, HEAD_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './http-limits';
-import type { HttpRequest } from './request';
+import type { HttpRequest, RequestBodySink, RequestHandler } from './request';
 import { standardTextCodec, type TextCodec } from '../../util/text';
 import { NOT_HANDLED, takeWholeHead } from './whole-head';
 import { ByteBuffer } from './byte-buffer';
+import { RequestHead } from './request-head';
 import { CHUNKS_DONE, CHUNKS_FAILED, ChunkedDecoder } from './chunked-decoder';
 import { parseRequestLine } from './request-line';
 import { checkFraming, HeadFraming, parseFieldLine } from './field-line';
@@ -36,27 +37,14 @@ const CR = 13, LF = 10;
 // States.
 const HEAD = 0, BODY = 1, CHUNKED = 2, DONE = 3, BROKEN = 4;
 
-export class RequestParser implements HttpRequest {
-  // Request, valid once the head is parsed.
-  method = '';
-  target = '';
-  versionMinor = 1;
-  keepAlive = true;
-  /** The client sent `Expect: 100-continue` and a body is still to come. */
-  expectContinue = false;
-  host = '';
-  origin = '';
-  secFetchSite = '';
-  authorization = '';
-  acceptEncoding = '';
-  ifNoneMatch = '';
-  accessControlRequestMethod = '';
+export class RequestParser extends RequestHead implements HttpRequest {
+  /** Where the present body streams (RequestHandler.bodySink), or null: the body buffer. */
+  sink: RequestBodySink | null = null;
+  /** Asked for a sink when a body follows a head (the Connection's handler, when it streams bodies). */
+  router: RequestHandler | null = null;
   /** Set once per connection by its owner (the transport's peer address); kept across requests. */
   peer = '';
 
-  // Failure, valid after FAILED.
-  errorStatus = 0;
-  errorMessage = '';
   /** Bytes used by the last feed(): the rest belongs to the next request (pipelining). */
   consumed = 0;
 
@@ -73,25 +61,17 @@ export class RequestParser implements HttpRequest {
   private readonly framing = new HeadFraming();
 
   /** `codec` decodes a whole head for the fast path; null keeps every head on the byte path. */
-  constructor(private readonly codec: TextCodec | null = standardTextCodec()) {}
+  constructor(private readonly codec: TextCodec | null = standardTextCodec()) {
+    super();
+  }
 
   /** Forget the last request and give back buffer room it needed. */
   reset(): void {
+    const sink = this.sink;
+    this.sink = null;
+    if (sink && this.state !== DONE) sink.abort(); // its body never all came
     this.state = HEAD;
-    this.method = '';
-    this.target = '';
-    this.versionMinor = 1;
-    this.keepAlive = true;
-    this.expectContinue = false;
-    this.host = '';
-    this.origin = '';
-    this.secFetchSite = '';
-    this.authorization = '';
-    this.acceptEncoding = '';
-    this.ifNoneMatch = '';
-    this.accessControlRequestMethod = '';
-    this.errorStatus = 0;
-    this.errorMessage = '';
+    this.clearHead();
     this.head.clear();
     if (this.bodyBuffer) this.bodyBuffer.clear();
     if (this.chunks) this.chunks.reset();
@@ -141,8 +121,9 @@ export class RequestParser implements HttpRequest {
     } else if (this.state === BODY) {
       const n = end - i < this.remaining ? end - i : this.remaining;
       // A body that arrives whole in one read is answered before the next read: viewed, not copied.
-      const b = this.bodyBytes();
-      if (n === this.remaining && b.length === 0) b.lend(data, i, i + n);
+      const b = this.sink ? null : this.bodyBytes();
+      if (!b) this.sink!.write(data, i, i + n);
+      else if (n === this.remaining && b.length === 0) b.lend(data, i, i + n);
       else b.append(data, i, i + n);
       i += n;
       this.remaining -= n;
@@ -289,8 +270,13 @@ export class RequestParser implements HttpRequest {
   private setFraming(): void {
     const minor = this.versionMinor;
     const f = this.framing;
-    const status = checkFraming(f, minor, this);
-    if (status) return this.fail(status, this.errorMessage);
+    const sink = f.contentLength > 0 && this.router ? this.router.bodySink!(this, f.contentLength) : null;
+    const status = checkFraming(f, minor, this, sink ? sink.limit : BODY_MAX);
+    if (status) {
+      if (sink) sink.abort();
+      return this.fail(status, this.errorMessage);
+    }
+    this.sink = sink;
     this.keepAlive = minor === 1 && !f.connectionClose;
     this.remaining = f.contentLength;
     this.state = f.chunked ? CHUNKED : f.contentLength > 0 ? BODY : DONE;

@@ -26,6 +26,10 @@ export interface HttpRequest {
   readonly accessControlRequestMethod: string;
   /** The client's address as the transport knows it ('' when unknown): per-client limits. */
   readonly peer: string;
+  /** Content-Digest (RFC 9530), '' when absent: a streamed body's digest. */
+  readonly contentDigest?: string;
+  /** The sink a streamed body went to (RequestHandler.bodySink), or null: then body() holds it. */
+  readonly sink?: RequestBodySink | null;
   /** The body, de-chunked: a view valid until the next request on the connection. */
   body(): Uint8Array;
   /** The body as UTF-8 text (invalid sequences U+FFFD), decoded with `codec`. */
@@ -107,7 +111,26 @@ export class HttpResponse {
 }
 Object.freeze(HttpResponse.prototype);
 
+/**
+ * Where one resource's request body goes as it arrives, instead of the 4 KiB body buffer (a firmware
+ * image): never held whole. Only a body with Content-Length is streamed.
+ */
+export interface RequestBodySink {
+  /** Most body bytes it takes (413 beyond, before any is read). */
+  readonly limit: number;
+  /** Body bytes as they arrive, data[start, end): not kept after the call. */
+  write(data: Uint8Array, start: number, end: number): void;
+  /** The request ended before its body did (the connection closed, 408): let go of what it holds. */
+  abort(): void;
+}
+
 export interface RequestHandler {
+  /**
+   * Optional: once a head is parsed and a body of `length` bytes (Content-Length) follows, a sink that
+   * takes that body as it arrives, or null for the body buffer. The request is answered by handle()
+   * once the body has all come (req.sink names the sink then).
+   */
+  bodySink?(req: HttpRequest, length: number): RequestBodySink | null;
   /** Answer one parsed request by filling `res`. Must not throw. */
   handle(req: HttpRequest, res: HttpResponse): void;
   /** Answer a request that could not be parsed (status 400/408/413/414/431/501/505). */

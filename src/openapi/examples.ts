@@ -41,7 +41,7 @@ export const ANSWER_EXAMPLES: { readonly [schema: string]: unknown } = {
   Envelope_index: envelopeOf('/api/v1', { links: { devices: '/api/v1/device', openapi: '/api/v1/openapi.json', events: '/api/v1/device/{serial}/events', console: '/' } }),
   Identity: { serialNumber: '0x1234ABCD', model: 14, module: 6 },
   Description: {
-    serialNumber: '0x1234ABCD', model: 14, module: 6, name: 'mtm-pm-1',
+    serialNumber: '0x1234ABCD', model: 14, module: 6, name: 'mtm-pm-1', firmware: '2.11.3',
     entities: {
       system: { count: 1, operations: { hbinterval: { get: 'int', put: 'I8', type: 'u8', unit: '25.6ms', params: [], min: 1, max: 255 } } },
       rail: { count: 1, operations: { voltagesetpoint: { get: 'int', put: 'I32', type: 'i32', unit: 'uV', params: [], min: 0, max: 20000000 } } },

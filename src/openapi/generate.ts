@@ -5,6 +5,7 @@
 import { allRoutes, type Route, type RouteParam } from '../api/route/routes';
 import { addExamples, bodyExample } from './examples';
 import { EVENT_DATA, eventPaths } from './events';
+import { firmwarePaths } from './firmware';
 import { metricsPaths } from './metrics-path';
 import type { BoundsSource } from './module-bounds';
 import { envelope, ERROR_RESPONSE, RESPONSE_BY_GET, routeBounds, valueSchema, type Schema } from './schemas';
@@ -164,9 +165,10 @@ function components(): Schema {
   };
   schemas.Description = {
     allOf: [ref('Identity')],
-    required: ['entities'],
+    required: ['entities', 'firmware'],
     properties: {
       name: { type: 'string', description: 'what the module says it is: the simulator profile, the device board' },
+      firmware: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$', description: 'the running firmware version (system/0/version)' },
       entities: {
         type: 'object',
         additionalProperties: {
@@ -209,7 +211,7 @@ export function openApiDocument(version: string, source: BoundsSource): Schema {
     },
     servers: [{ url: '/' }],
     security: [{}, { bearer: [] }],
-    paths: { ...sitePaths(), ...eventPaths(errorResponses()), ...metricsPaths(), ...routePaths(source) },
+    paths: { ...sitePaths(), ...eventPaths(errorResponses()), ...firmwarePaths(errorResponses()), ...metricsPaths(), ...routePaths(source) },
     components: components(),
   };
 }

@@ -8,7 +8,7 @@
 // no inflater and sends gzip anyway — every browser takes it, and a request without Accept-Encoding
 // accepts any coding (RFC 9110 §12.5.3).
 
-import { ApiError, aErrInvalidOption, aErrNotFound } from '../../hal/kit/errors';
+import { ApiError, aErrNotFound } from '../../hal/kit/errors';
 import type { HttpRequest, HttpResponse } from '../http/request';
 import { CONSOLE_ETAG } from './console-page';
 
@@ -37,13 +37,9 @@ function matches(header: string, etag: string): boolean {
   return false;
 }
 
-/** Fill `res` with the console page (GET, HEAD), a 304, or throw 405 (other methods) or 404 (no `page`). */
+/** Fill `res` with the console page (GET, HEAD: its door, src/api/access/doors.ts, took the rest), a 304, or throw 404 (no `page`). */
 export function serveConsole(req: HttpRequest, res: HttpResponse, gunzip: ((bytes: Uint8Array) => Uint8Array) | null,
   page: Uint8Array | null): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.allow = 'GET, HEAD';
-    throw new ApiError(aErrInvalidOption, `${req.method} is not allowed on /; allowed: GET, HEAD`, 405);
-  }
   if (page === null) throw new ApiError(aErrNotFound, 'this firmware has no web console page (resources/console.html.gz is not linked)', 404);
   const inflate = gunzip !== null && !acceptsGzip(req.acceptEncoding);
   const etag = inflate ? IDENTITY_ETAG : CONSOLE_ETAG;

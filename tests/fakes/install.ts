@@ -23,6 +23,12 @@ const FAKES: Record<string, string> = {
   'sntp': './sntp',
   'mdns': './mdns',
   'watchdog': './watchdog',
+  'embedded:storage/flash': './flash',
+  'embedded:update': './update',
+  'crypt': './crypt',
+  'ota-state': './ota-state',
+  // The ESP32's firmware HAL, over the fakes above; named so its relative imports resolve under XS too.
+  'hal/device/firmware/platform': '../../hal/device/firmware/esp32',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;

@@ -1,6 +1,6 @@
 /*
  * The ESP32's task watchdog for native/watchdog/watchdog.js. The project's sdkconfig
- * (sdkconfig/sdkconfig.defaults.release) turns it on at 10 s with a panic in release builds, and a
+ * (esp32/sdkconfig.defaults.release) turns it on at 10 s with a panic in release builds, and a
  * panic restarts the chip (a debug build has none: xsbug stops the loop at a breakpoint); the
  * SDK's main task subscribes itself (build/devices/esp32/lib/main/main.c:86-87) and its message loop
  * feeds it (xs/platforms/esp/xsHost.c, modMessageService): a JavaScript loop that never returns stops

@@ -6,6 +6,7 @@
 import { ApiError, aErrPermission } from '../../../hal/kit/errors';
 import { HOST_ALWAYS, HOST_REFUSED, hostStanding, sameName } from './host-check';
 import { LockoutTable, LOCKOUT_MS } from './lockout';
+import { ACCESS_ACT, ACCESS_OPEN, ACCESS_UPDATE } from './doors';
 import type { HttpRequest } from '../../http/request';
 import type { ModuleHal } from '../../../hal/types';
 
@@ -80,6 +81,20 @@ export class AccessControl {
       throw new ApiError(aErrPermission, `Host '${host}' does not name this server; an operator can allow it`);
     }
     if (standing === HOST_ALWAYS) this.alwaysHost = host;
+  }
+
+  /**
+   * The one door every request passes once its resource is known (src/api/access/doors.ts): nothing
+   * more for an open resource; the cross-site rule and the token for a write; the token for a read
+   * when reads are closed; a firmware update only where a token is set at all. Throws the refusal.
+   */
+  admit(req: HttpRequest, access: number, res: { extraHeaders: string }): void {
+    if (access === ACCESS_OPEN) return;
+    if (access === ACCESS_UPDATE && this.token === '') {
+      throw new ApiError(aErrPermission, 'a firmware update needs a token: set one (simulator, host server: --token; module: ' +
+        'config.http.token in its manifest, or mcconfig token=...) and send it as Authorization: Bearer <token>');
+    }
+    this.authorize(req, access === ACCESS_ACT || access === ACCESS_UPDATE, res);
   }
 
   /**

@@ -19,10 +19,6 @@ export interface OpenApiSource {
   readonly plain?: () => Uint8Array;
 }
 
-export function isSitePath(path: string): boolean {
-  return path === INDEX_PATH || path === OPENAPI_PATH;
-}
-
 /**
  * Does Accept-Encoding allow gzip? No header: any coding is acceptable (RFC 9110 §12.5.3). Otherwise
  * `gzip` or `*` must be listed without q=0.

@@ -1,5 +1,5 @@
 // GET /api/v1/device/{serial}: what one module has and accepts (docs/api.md §What a module has and accepts):
-// {serialNumber, model, module, name, entities: {name: {count, operations: {op: {get, put, type, unit,
+// {serialNumber, model, module, name, firmware ("major.minor.patch"), entities: {name: {count, operations: {op: {get, put, type, unit,
 // params, min/max | values}}}}}. The bounds of an integer PUT are publishedBounds (./bounds.ts): the
 // type, the range column and the HAL's limits(op), the same data the API and the HAL enforce. The text
 // is made in pieces of about half a kilobyte (a few operations of one entity) by a
@@ -9,12 +9,13 @@
 import { serialText } from '../route/serial';
 import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from '../route/routes';
 import { publishedBounds, takesIntegers } from '../values/bounds';
+import { versionText } from './firmware-image';
 import type { EntityHal, ModuleHal, OpLimits } from '../../../hal/types';
 import type { ResponseStream } from '../../http/request';
 
 type Halls = { readonly [name: string]: EntityHal | undefined };
 
-function readSystem(d: ModuleHal, op: 'model' | 'module'): number {
+function readSystem(d: ModuleHal, op: 'model' | 'module' | 'version'): number {
   const system = d.entities.system;
   return system && system.supports(op) ? (system.get(0, op, []) as number) : 0;
 }
@@ -98,7 +99,8 @@ export class DescriptionStream implements ResponseStream {
     if (this.entity < 0) {
       this.entity = 0;
       const name = this.device.name;
-      const head = this.before + identity(this.device).slice(0, -1) + (name ? ',"name":' + JSON.stringify(name) : '') + ',"entities":{';
+      const head = this.before + identity(this.device).slice(0, -1) + (name ? ',"name":' + JSON.stringify(name) : '') +
+        ',"firmware":"' + versionText(readSystem(this.device, 'version')) + '","entities":{';
       this.before = '';
       return head;
     }

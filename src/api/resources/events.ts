@@ -9,6 +9,7 @@
 
 import { ApiError, aErrInvalidOption, aErrParam, aErrRange, aErrResource, errorName } from '../../../hal/kit/errors';
 import { serialText } from '../route/serial';
+import { deviceResource, EVENTS_SEGMENT } from '../access/doors';
 import { ADDRESS_DEVICE, ADDRESS_DEVICES, ADDRESS_ROUTE } from '../route/parse-path';
 import { lookup } from '../route/resolve';
 import { checkParams } from '../route/params';
@@ -19,7 +20,7 @@ import type { HttpResponse, ResponseStream } from '../../http/request';
 import type { EntityHal, ModuleHal } from '../../../hal/types';
 import type { TextCodec } from '../../../util/text';
 
-export const EVENTS_SEGMENT = '/events';
+export { EVENTS_SEGMENT };
 export const INTERVAL_MIN_MS = 100;
 export const INTERVAL_MAX_MS = 60000;
 export const INTERVAL_DEFAULT_MS = 1000;
@@ -30,9 +31,7 @@ export const WATCH_MAX = 16;
 
 /** True when `path` (query removed) asks for an event stream. */
 export function isEventsPath(path: string): boolean {
-  // Its '/' checked first: on Node an endsWith costs several times a charCodeAt, and few paths pass.
-  const at = path.length - EVENTS_SEGMENT.length;
-  return at > 0 && path.charCodeAt(at) === 47 && path.endsWith(EVENTS_SEGMENT) && path.lastIndexOf('/api/v1/', 0) === 0;
+  return deviceResource(path, EVENTS_SEGMENT);
 }
 
 /** One query parameter's raw value ('' when absent). */
@@ -156,10 +155,10 @@ export class EventStreams {
   }
 
   /**
-   * Answer GET {device}/events?watch=…&interval=…: the head and the first event, with res.stream set
+   * Answer GET {device}/events?watch=…&interval=… (the method and access checked at its door, src/api/access/doors.ts): the head and the first event, with res.stream set
    * so the connection goes on polling. Throws ApiError (400/404/405/503) before anything is sent.
    */
-  answer(method: string, path: string, query: string, devices: readonly ModuleHal[], res: HttpResponse): ModuleHal {
+  answer(path: string, query: string, devices: readonly ModuleHal[], res: HttpResponse): ModuleHal {
     const base = path.slice(0, -EVENTS_SEGMENT.length);
     const match = lookup(base, devices);
     if (match instanceof ApiError) throw match;
@@ -170,10 +169,6 @@ export class EventStreams {
       throw new ApiError(aErrInvalidOption, `no event stream at ${path}; use /api/v1/device/{serial}/events`);
     }
     const device = match.device ?? devices[0];
-    if (method !== 'GET') {
-      res.allow = 'GET';
-      throw new ApiError(aErrInvalidOption, `${method} is not allowed on ${path}; allowed: GET`, 405);
-    }
     const stream = new WatchStream(this, device, parseInterval(queryParam(query, 'interval')));
     this.parseWatch(decodeQuery(queryParam(query, 'watch')), device, devices, stream);
     if (this.active >= this.max) {

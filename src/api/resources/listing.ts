@@ -1,10 +1,9 @@
 // The API's answers that name no operation (docs/api.md §What a module has and accepts): GET /api/v1
 // (links), GET /api/v1/openapi.json, GET /api/v1/device (the devices), GET /api/v1/device/{serial} (what
-// one module has, streamed) and GET /metrics (the modules' measurements, streamed). Each answers OPTIONS
-// itself and returns a 405 or 404 as a value.
+// one module has, streamed) and GET /metrics (the modules' measurements, streamed). Methods and access
+// are checked at their doors first (src/api/access/doors.ts, Api.answer).
 
 import { ApiError, aErrNotFound } from '../../../hal/kit/errors';
-import { notAllowed, READ_ALLOW } from '../route/methods';
 import { ADDRESS_DEVICES } from '../route/parse-path';
 import { DescriptionStream, identity } from './describe';
 import { METRICS_CONTENT_TYPE, MetricsStream } from './metrics';
@@ -23,19 +22,9 @@ export function preflight(req: HttpRequest, allow: string, access: AccessControl
   return null;
 }
 
-/** 405 with Allow unless GET or HEAD (OPTIONS answered by the caller). */
-function readOnly(method: string, path: string, res: HttpResponse): ApiError | null {
-  if (method === 'GET' || method === 'HEAD') return null;
-  res.allow = READ_ALLOW;
-  return notAllowed(method, path, READ_ALLOW);
-}
-
 /** GET /api/v1 (links) and GET /api/v1/openapi.json (the stored document, absent: 404). */
 export function answerSite(req: HttpRequest, path: string, parameters: string, openapi: OpenApiSource | null,
-  timestamp: string, access: AccessControl, res: HttpResponse): ApiError | null {
-  if (req.method === 'OPTIONS') return preflight(req, READ_ALLOW, access, res);
-  const miss = readOnly(req.method, path, res);
-  if (miss) return miss;
+  timestamp: string, res: HttpResponse): ApiError | null {
   if (path !== OPENAPI_PATH) {
     res.body = envelope(timestamp, path, parameters, INDEX_RESPONSE);
   } else if (!openapi) {
@@ -50,12 +39,8 @@ export function answerSite(req: HttpRequest, path: string, parameters: string, o
  * GET /api/v1/device (the devices) and GET /api/v1/device/{serial} (what one module has: never built
  * whole, but streamed one entity at a time inside the envelope's head and tail).
  */
-export function answerListing(req: HttpRequest, t: Target, path: string, devices: readonly ModuleHal[],
-  clock: TimestampClock, access: AccessControl, res: HttpResponse): ApiError | null {
-  if (req.method === 'OPTIONS') return preflight(req, READ_ALLOW, access, res);
-  const miss = readOnly(req.method, path, res);
-  if (miss) return miss;
-  access.authorize(req, false, res);
+export function answerListing(t: Target, path: string, devices: readonly ModuleHal[],
+  clock: TimestampClock, res: HttpResponse): ApiError | null {
   const timestamp = clock.format((t.device ?? devices[0]).now());
   if (t.address.kind === ADDRESS_DEVICES) {
     const list: string[] = [];
@@ -71,12 +56,7 @@ export function answerListing(req: HttpRequest, t: Target, path: string, devices
 }
 
 /** GET /metrics: every module's measurements, streamed (src/api/resources/metrics.ts); a read, as access control sees it. */
-export function answerMetrics(req: HttpRequest, path: string, devices: readonly ModuleHal[], access: AccessControl,
-  res: HttpResponse): ApiError | null {
-  if (req.method === 'OPTIONS') return preflight(req, READ_ALLOW, access, res);
-  const miss = readOnly(req.method, path, res);
-  if (miss) return miss;
-  access.authorize(req, false, res);
+export function answerMetrics(devices: readonly ModuleHal[], res: HttpResponse): ApiError | null {
   res.contentType = METRICS_CONTENT_TYPE;
   res.stream = new MetricsStream(devices);
   res.streamEnds = true;

@@ -1,0 +1,158 @@
+// The ESP32's FirmwareHal (docs/firmware.md): an image goes into the next OTA partition through the
+// SDK's ECMA-419 update module (embedded:update, modules/io/update/esp32/update-esp32.c) as it arrives,
+// its SHA-256 through the SDK's crypt Digest; its ESP-IDF app descriptor is judged once its first
+// DESCRIPTOR_END bytes have come (app-image.ts). ESP-IDF's app rollback (the project's sdkconfig) boots
+// a new image on trial; it confirms itself once it has answered a request (served()), through the
+// project's small native module ota-state (no JavaScript in the SDK marks an app valid).
+
+import Flash, { type Flash as Partition } from 'embedded:storage/flash';
+import Update from 'embedded:update';
+import { Digest } from 'crypt';
+import OtaState from 'ota-state';
+import { ApiError, aErrIO, aErrParam, aErrUnimplemented } from '../../kit/errors';
+import { checkAppImage, DESCRIPTOR_END } from './app-image';
+import type { FirmwareHal, FirmwareStatus, FirmwareWriter, Sha256 } from '../../types';
+
+/** What a native failure says (the SDK throws Errors with short messages: "write failed"). */
+function why(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The next OTA partition, open for writing; 501 when the partition table has none. */
+function nextPartition(): Partition {
+  try {
+    return Flash.open({ path: 'nextota', mode: 'r+' });
+  } catch (e) {
+    throw new ApiError(aErrUnimplemented, `this build has no second OTA partition (${why(e)}): flash it once over USB with the project's partition table (docs/firmware.md)`);
+  }
+}
+
+class Esp32Writer implements FirmwareWriter {
+  private readonly flash: Partition;
+  private updater: ReturnType<typeof Update.open> | null;
+  /** The image's first bytes until its descriptor has been judged, then null. */
+  private head: Uint8Array | null = new Uint8Array(DESCRIPTOR_END);
+  private received = 0;
+  private version = -1;
+
+  constructor(private readonly firmware: Esp32Firmware) {
+    this.flash = nextPartition();
+    try {
+      this.updater = Update.open({ partition: this.flash });
+    } catch (e) {
+      this.flash.close();
+      throw new ApiError(aErrIO, `cannot start writing the next OTA partition: ${why(e)}`);
+    }
+  }
+
+  write(bytes: Uint8Array): void {
+    const head = this.head;
+    if (head) {
+      const take = bytes.length < DESCRIPTOR_END - this.received ? bytes.length : DESCRIPTOR_END - this.received;
+      head.set(bytes.subarray(0, take), this.received);
+      if (this.received + take === DESCRIPTOR_END) {
+        this.head = null;
+        this.version = checkAppImage(head, this.firmware.chipId);
+      }
+    }
+    this.received += bytes.length;
+    try {
+      this.updater!.write(bytes);
+    } catch (e) {
+      throw new ApiError(aErrIO, `writing the image to flash failed at byte ${this.received - bytes.length}: ${why(e)}`);
+    }
+  }
+
+  complete(): number {
+    if (this.version < 0) throw new ApiError(aErrParam, `the image is cut short: ${this.received} bytes came, not even its app descriptor`);
+    const updater = this.updater!;
+    this.updater = null;
+    try {
+      updater.complete();
+    } catch (e) {
+      const m = why(e);
+      throw m === 'end failed' ? new ApiError(aErrParam, 'the image is cut short or damaged: ESP-IDF\'s check of the written image failed (esp_ota_end)')
+        : new ApiError(aErrIO, `the image is written but cannot be made the boot partition: ${m}`);
+    } finally {
+      updater.close();
+      this.flash.close();
+    }
+    return this.version;
+  }
+
+  abort(): void {
+    const updater = this.updater;
+    this.updater = null;
+    if (updater) updater.close(); // esp_ota_abort: the running app stays the boot one
+    this.flash.close();
+  }
+
+  restart(): void {
+    this.firmware.restart();
+  }
+}
+Object.freeze(Esp32Writer.prototype);
+
+export interface FirmwareOptions {
+  /** The running firmware's packed version and build (the manifest's config.firmware). */
+  readonly version: number;
+  readonly build: number;
+  /** Restart once the answer has gone (src/device/main.ts: after the server's flush). */
+  readonly restart: () => void;
+}
+
+export class Esp32Firmware implements FirmwareHal {
+  readonly chipId: number;
+  private confirmed: boolean;
+
+  constructor(private readonly options: FirmwareOptions) {
+    this.chipId = OtaState.chipId();
+    this.confirmed = !OtaState.onTrial();
+  }
+
+  get capacity(): number {
+    let flash: Partition | null = null;
+    try {
+      flash = Flash.open({ path: 'nextota', mode: 'r' });
+      return flash.status().size;
+    } catch {
+      return 0; // no OTA partition: begin() answers 501 saying so
+    } finally {
+      if (flash) flash.close();
+    }
+  }
+
+  status(): FirmwareStatus {
+    const other = OtaState.rollbackVersion();
+    const n = other ? other.split('.') : [];
+    return {
+      version: this.options.version, build: this.options.build, slot: OtaState.running(), confirmed: this.confirmed,
+      rollback: n.length === 3 ? ((Number(n[0]) << 28) | (Number(n[1]) << 24) | Number(n[2])) >>> 0 : -1,
+    };
+  }
+
+  begin(_length: number): FirmwareWriter {
+    return new Esp32Writer(this);
+  }
+
+  sha256(): Sha256 {
+    const d = new Digest('SHA256');
+    return { write: (b) => d.write(b as unknown as ArrayBuffer), close: () => new Uint8Array(d.close()) };
+  }
+
+  /** A request has been answered: a firmware on trial confirms itself (ESP-IDF cancels the rollback). */
+  served(): void {
+    if (this.confirmed) return;
+    OtaState.confirm();
+    this.confirmed = true;
+  }
+
+  restart(): void {
+    this.options.restart();
+  }
+}
+Object.freeze(Esp32Firmware.prototype);
+
+export function createFirmware(options: FirmwareOptions): FirmwareHal {
+  return new Esp32Firmware(options);
+}

@@ -1,0 +1,3 @@
+// embedded:update under Node: tests/fakes/ota.ts.
+import { Update } from './ota';
+export default Update;
