@@ -1,0 +1,187 @@
+// The records a responder owns (RFC 6762, RFC 6763), numbered so that a query, a known answer or an
+// announcement is a set of flags over one small array: per announced module (an instance) its A
+// record, then SRV, TXT and PTR per service type; after every instance, one `_services._dns-sd._udp`
+// PTR per service type (shared by all). Here: which records a question asks for, which a known answer
+// names, and how each is written.
+
+import { DnsWriter } from './dns-writer';
+import { nameEquals, TYPE_A, TYPE_ANY, TYPE_PTR, TYPE_SRV, TYPE_TXT } from './dns-reader';
+import { numberedName, txtData, wireName } from './mdns-names';
+
+/** TTLs of RFC 6762 §10: records with a host name in them 120 s, the others 75 minutes. */
+export const HOST_TTL = 120;
+export const OTHER_TTL = 4500;
+/** A legacy unicast answer (RFC 6762 §6.7) carries TTLs of at most 10 s. */
+export const LEGACY_TTL = 10;
+
+/** What one module announces. */
+export interface Announcement {
+  /** The host label wanted (`brainstem-1234abcd`); after a conflict the instance takes `-2`, `-3`… */
+  readonly hostname: string;
+  readonly port: number;
+  readonly txt: { readonly [key: string]: string };
+}
+
+/** Instance states. */
+export const IDLE = 0;
+export const PROBING = 1;
+export const ANNOUNCING = 2;
+export const ANNOUNCED = 3;
+
+export class Instance {
+  base = '';
+  /** 1: the base name; 2, 3…: base-2, base-3… after conflicts. */
+  number = 1;
+  name = '';
+  port = 0;
+  txt: Uint8Array = new Uint8Array(1);
+  host: Uint8Array = new Uint8Array(1);
+  /** `name._type._tcp.local` per service type. */
+  readonly names: Uint8Array[] = [];
+  state = IDLE;
+  /** Probes or announcements sent in the current state, and when the next is due. */
+  step = 0;
+  due = 0;
+
+  set(a: Announcement, types: readonly Uint8Array[]): void {
+    this.base = a.hostname;
+    this.number = 1;
+    this.port = a.port;
+    this.txt = txtData(a.txt);
+    this.rename(types);
+  }
+
+  /** Takes the name of this.number (base, base-2…) and makes its wire names. */
+  rename(types: readonly Uint8Array[]): void {
+    this.name = numberedName(this.base, this.number);
+    this.host = wireName(this.name + '.local');
+    const label = wireName(this.name);
+    for (let s = 0; s < types.length; s++) {
+      const n = new Uint8Array(label.length - 1 + types[s].length);
+      n.set(label.subarray(0, label.length - 1));
+      n.set(types[s], label.length - 1);
+      this.names[s] = n;
+    }
+  }
+
+  get answers(): boolean {
+    return this.state === ANNOUNCING || this.state === ANNOUNCED;
+  }
+}
+Object.freeze(Instance.prototype);
+
+export class RecordSet {
+  readonly instances: Instance[] = [];
+  /** `_http._tcp.local`… per service type. */
+  readonly types: Uint8Array[] = [];
+  readonly services = wireName('_services._dns-sd._udp.local');
+  /** Records per instance: A, then SRV, TXT, PTR per service type. */
+  readonly kinds: number;
+  readonly total: number;
+  /** IPv4 addresses of this host, four bytes each. */
+  addresses: Uint8Array = new Uint8Array(0);
+
+  constructor(serviceTypes: readonly string[], count: number) {
+    for (let s = 0; s < serviceTypes.length; s++) this.types.push(wireName(`_${serviceTypes[s]}._tcp.local`));
+    for (let i = 0; i < count; i++) this.instances.push(new Instance());
+    this.kinds = 1 + 3 * serviceTypes.length;
+    this.total = count * this.kinds + serviceTypes.length;
+  }
+
+  /** Writes record `r` into `w`'s current section; false when it does not fit. */
+  write(w: DnsWriter, r: number, section: number, ttlCap: number): boolean {
+    const shared = this.instances.length * this.kinds;
+    if (r >= shared) {
+      const s = r - shared;
+      return w.record(this.services, TYPE_PTR, false, Math.min(OTHER_TTL, ttlCap)) && w.nameData(this.types[s]) && w.end(section);
+    }
+    const it = this.instances[(r / this.kinds) | 0];
+    const k = r % this.kinds;
+    if (k === 0) {
+      for (let a = 0; a + 4 <= this.addresses.length; a += 4) {
+        if (!(w.record(it.host, TYPE_A, true, Math.min(HOST_TTL, ttlCap)) && w.data(this.addresses.subarray(a, a + 4)) && w.end(section))) return false;
+      }
+      return true;
+    }
+    const s = ((k - 1) / 3) | 0;
+    switch ((k - 1) % 3) {
+      case 0:
+        return w.record(it.names[s], TYPE_SRV, true, Math.min(HOST_TTL, ttlCap)) && w.short(0) && w.short(0) &&
+          w.short(it.port) && w.nameData(it.host) && w.end(section);
+      case 1:
+        return w.record(it.names[s], TYPE_TXT, true, Math.min(OTHER_TTL, ttlCap)) && w.data(it.txt) && w.end(section);
+      default:
+        return w.record(this.types[s], TYPE_PTR, false, Math.min(OTHER_TTL, ttlCap)) && w.nameData(it.names[s]) && w.end(section);
+    }
+  }
+
+  /** Calls `add(r)` for each record that belongs with record `r` as additional data (RFC 6763 §12). */
+  additionalsOf(r: number, add: (r: number) => void): void {
+    if (r >= this.instances.length * this.kinds) return;
+    const base = r - (r % this.kinds);
+    const k = r % this.kinds;
+    if (k === 0) return;
+    const s = ((k - 1) / 3) | 0;
+    if ((k - 1) % 3 === 2) {
+      add(base + 1 + 3 * s);
+      add(base + 2 + 3 * s);
+    }
+    if ((k - 1) % 3 !== 1) add(base);
+  }
+
+  /** Calls `want(r)` for each record that answers the question (name at `at` of `msg`, `type`). */
+  answersTo(msg: Uint8Array, at: number, type: number, want: (r: number) => void): void {
+    const any = type === TYPE_ANY;
+    const list = this.instances;
+    for (let s = 0; s < this.types.length; s++) {
+      if ((any || type === TYPE_PTR) && nameEquals(msg, at, this.services, 0)) want(list.length * this.kinds + s);
+      if (!(any || type === TYPE_PTR) || !nameEquals(msg, at, this.types[s], 0)) continue;
+      for (let i = 0; i < list.length; i++) if (list[i].answers) want(i * this.kinds + 3 + 3 * s);
+    }
+    for (let i = 0; i < list.length; i++) {
+      const it = list[i];
+      if (!it.answers) continue;
+      if ((any || type === TYPE_A) && nameEquals(msg, at, it.host, 0)) want(i * this.kinds);
+      for (let s = 0; s < this.types.length; s++) {
+        if (!nameEquals(msg, at, it.names[s], 0)) continue;
+        if (any || type === TYPE_SRV) want(i * this.kinds + 1 + 3 * s);
+        if (any || type === TYPE_TXT) want(i * this.kinds + 2 + 3 * s);
+      }
+    }
+  }
+
+  /**
+   * Calls `known(r)` for our record that a known answer names (RFC 6762 §7.1: name, type and data
+   * of a PTR; name and type of the unique records), when its TTL is at least half of ours.
+   */
+  knownAnswer(msg: Uint8Array, at: number, type: number, ttl: number, dataAt: number, known: (r: number) => void): void {
+    const list = this.instances;
+    const shared = list.length * this.kinds;
+    for (let s = 0; s < this.types.length; s++) {
+      if (type !== TYPE_PTR || 2 * ttl < OTHER_TTL) break;
+      if (nameEquals(msg, at, this.services, 0) && nameEquals(msg, dataAt, this.types[s], 0)) known(shared + s);
+      if (!nameEquals(msg, at, this.types[s], 0)) continue;
+      for (let i = 0; i < list.length; i++) if (nameEquals(msg, dataAt, list[i].names[s], 0)) known(i * this.kinds + 3 + 3 * s);
+    }
+    if (type === TYPE_PTR) return;
+    for (let i = 0; i < list.length; i++) {
+      if (type === TYPE_A && 2 * ttl >= HOST_TTL && nameEquals(msg, at, list[i].host, 0)) known(i * this.kinds);
+      for (let s = 0; s < this.types.length; s++) {
+        if (type === TYPE_SRV && 2 * ttl >= HOST_TTL && nameEquals(msg, at, list[i].names[s], 0)) known(i * this.kinds + 1 + 3 * s);
+        if (type === TYPE_TXT && 2 * ttl >= OTHER_TTL && nameEquals(msg, at, list[i].names[s], 0)) known(i * this.kinds + 2 + 3 * s);
+      }
+    }
+  }
+
+  /** The instance a record name (at `at` of `msg`) belongs to, or -1: for conflicts while probing. */
+  ownerOf(msg: Uint8Array, at: number, state: number): number {
+    for (let i = 0; i < this.instances.length; i++) {
+      const it = this.instances[i];
+      if (it.state !== state) continue;
+      if (nameEquals(msg, at, it.host, 0)) return i;
+      for (let s = 0; s < this.types.length; s++) if (nameEquals(msg, at, it.names[s], 0)) return i;
+    }
+    return -1;
+  }
+}
+Object.freeze(RecordSet.prototype);
