@@ -96,7 +96,10 @@ export async function announce(modules: readonly SimModule[], port: number, toke
       if (name) waiting.get(i)?.(name);
     },
   }, SERVICE_TYPES, modules.length);
-  responder.setAddresses(announcedAddresses(options.host));
+  const addresses = announcedAddresses(options.host);
+  responder.setAddresses(addresses);
+  // Multicast leaves from the announced address's interface (else Linux may send from 0.0.0.0).
+  if (addresses.length >= 4) socket.setMulticastInterface(addresses.subarray(0, 4).join('.'));
   socket.on('message', (packet, from) => responder.receive(packet, packet.length, from.address, from.port));
   socket.on('error', (e) => log(`announce: ${e.message}`));
   const claim = (i: number): Promise<string> => new Promise((resolve) => {

@@ -13,6 +13,7 @@ export const PENDING = 1;
 export const NOW = 2;
 const IN_MESSAGE = 4;
 export const PROBE_ANSWER = 8;
+export const DEFERRED = 16;
 const RESPONSE_FLAGS = FLAG_RESPONSE | 0x0400; // QR, AA
 const LEGACY_BYTES = 512;
 
@@ -37,7 +38,7 @@ export class Composer {
   constructor(records: RecordSet) {
     this.records = records;
     this.flags = new Uint8Array(records.total);
-    this.lastSent = new Float64Array(records.total);
+    this.lastSent = new Float64Array(records.total).fill(-1e9);
   }
 
   /**

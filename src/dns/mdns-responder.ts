@@ -11,7 +11,7 @@
 
 import { copyName, DnsReader, FLAG_RESPONSE, FLAG_TRUNCATED, OPCODE_MASK } from './dns-reader';
 import { ANNOUNCED, ANNOUNCING, IDLE, LEGACY_TTL, PROBING, RecordSet, type Announcement } from './mdns-records';
-import { Composer, NOW, PENDING, PROBE_ANSWER, type Sender } from './mdns-composer';
+import { Composer, DEFERRED, NOW, PENDING, PROBE_ANSWER, type Sender } from './mdns-composer';
 import { PROBE_MS, PROBES, sendProbes } from './mdns-probe';
 import { MDNS_GROUP, MDNS_PORT } from './mdns-constants';
 
@@ -257,18 +257,27 @@ export class MdnsResponder {
     this.answerTimer = this.platform.setTimer(this.answer, delay);
   }
 
-  /** The pending answers, less those multicast within the last second (a probe's: 250 ms). */
+  /**
+   * The pending answers that were not multicast within the last second (a probe's: 250 ms); the
+   * others wait until that second has passed (§6), then go unless a known answer took them back.
+   */
   private answer = (): void => {
     this.answerTimer = null;
     if (this.closed) return;
     const now = this.platform.now();
     const last = this.composer.lastSent;
+    let wait = -1;
     for (let r = 0; r < this.flags.length; r++) {
       if (!(this.flags[r] & PENDING)) continue;
-      const gap = this.flags[r] & PROBE_ANSWER ? PROBE_REPEAT_MS : REPEAT_MS;
-      if (last[r] > 0 && now - last[r] < gap) this.flags[r] &= ~(PENDING | PROBE_ANSWER);
+      const left = last[r] + (this.flags[r] & PROBE_ANSWER ? PROBE_REPEAT_MS : REPEAT_MS) - now;
+      if (left <= 0) continue;
+      this.flags[r] = (this.flags[r] & ~PENDING) | DEFERRED;
+      if (wait < 0 || left < wait) wait = left;
     }
     this.composer.send(PENDING, true, NO_LIMIT, this.sender, MDNS_GROUP, MDNS_PORT, now);
+    if (wait < 0) return;
+    for (let r = 0; r < this.flags.length; r++) if (this.flags[r] & DEFERRED) this.flags[r] = (this.flags[r] & ~DEFERRED) | PENDING;
+    this.answerLater(Math.ceil(wait));
   };
 
   /** §6.7: a query from a port other than 5353 is answered at once, by unicast, its first question echoed. */
