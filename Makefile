@@ -117,10 +117,11 @@ bench-xs: build ## cost of the request path under the real XS engine (and the SD
 	node tools/bench-events-xs.mjs
 	node tools/bench-xs-anchor.mjs
 
-# Long property-based fuzzing of the HTTP core (make test runs a short pass of the same properties).
+# Long property-based fuzzing of the HTTP core and the DNS reader and responder (make test runs a
+# short pass of the same properties).
 FUZZ_RUNS ?= 100000
-fuzz: build ## long property-based fuzzing of the HTTP core (FUZZ_RUNS)
-	FUZZ_RUNS=$(FUZZ_RUNS) $(MOCHA) --timeout 0 build/tests/fuzz.test.js
+fuzz: build ## long property-based fuzzing of the HTTP core and the DNS responder (FUZZ_RUNS)
+	FUZZ_RUNS=$(FUZZ_RUNS) $(MOCHA) --timeout 0 build/tests/fuzz.test.js build/tests/dns-fuzz.test.js
 
 clean: ## remove build/
 	rm -rf build
