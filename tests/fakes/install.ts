@@ -21,7 +21,9 @@ const FAKES: Record<string, string> = {
   'Resource': './resource',
   'embedded:network/interface/wifi': './wifi',
   'sntp': './sntp',
-  'mdns': './mdns',
+  'embedded:io/socket/udp': './udp',
+  // Not a fake: the ESP32 group join, which calls the fake socket's add().
+  'src/device/mdns-group': '../../src/device/group/ecma419',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;
