@@ -11,7 +11,7 @@ import * as path from 'node:path';
 const ROOT = path.resolve(__dirname, '../..');
 
 /** Device-side module trees (every .ts below them) and the HAL contract files (hal/*.ts). */
-const DEVICE_TREES = ['util', 'src/http', 'src/api', 'src/web', 'src/device', 'hal/kit', 'hal/device'];
+const DEVICE_TREES = ['util', 'src/http', 'src/api', 'src/web', 'src/dns', 'src/device', 'hal/kit', 'hal/device'];
 
 /** Device-side files that are not preloaded, and why. A key ending in '/' covers a directory. */
 const NOT_PRELOADED: Record<string, string> = {
