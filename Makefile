@@ -11,7 +11,7 @@ ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
 HOST_ARGS ?=
 
-.PHONY: all help sim host-server test build gen check lint clean bench bench-host-server fuzz bench-xs bench-instr soak browser examples-deps prometheus
+.PHONY: all help sim host-server test build gen check lint clean bench bench-host-server fuzz bench-xs bench-instr soak browser examples-deps prometheus mdns-tools
 
 all: test
 
@@ -55,7 +55,7 @@ check: $(NPM_STAMP) ## type-check the device-side code with no Node types
 lint: $(NPM_STAMP) ## ESLint: recommended rules, 300 lines a file, 60 a function
 	$(ESLINT) --max-warnings 0 .
 
-test: build check check-moddable browser examples-deps prometheus lint ## run every test (Node, XS, Chromium, Prometheus), installing what is needed
+test: build check check-moddable browser examples-deps prometheus mdns-tools lint ## run every test (Node, XS, Chromium, Prometheus), installing what is needed
 	$(MOCHA) --reporter dot --exit 'build/tests/**/*.test.js'
 
 # The client examples (examples/, run by tests/examples.test.ts) need curl and Python's requests
@@ -68,6 +68,12 @@ examples-deps: ## install curl and python3-requests when missing (for the client
 # (installed here when missing) through playwright-core.
 browser: ## install Debian's chromium when missing (for the browser tests)
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+# The DNS-SD rack test (tests/lab-rack.test.ts) browses with two independent implementations inside a
+# network namespace: python-zeroconf and avahi (avahi-daemon on a private D-Bus, avahi-browse), Debian
+# packages installed here when missing.
+mdns-tools: ## install python3-zeroconf, avahi and D-Bus when missing (for the DNS-SD rack test)
+	@/usr/bin/python3 -c 'import zeroconf' 2>/dev/null && command -v avahi-daemon >/dev/null && command -v avahi-browse >/dev/null && command -v dbus-daemon >/dev/null || { apt-get update -qq && apt-get install -y -qq python3-zeroconf avahi-daemon avahi-utils dbus; }
 
 # The telemetry tests (tests/prometheus.test.ts) run Debian's prometheus and its promtool (installed
 # here when missing) on loopback.
