@@ -108,7 +108,8 @@ export function copyName(msg: Uint8Array, off: number, out: Uint8Array): number 
 
 /** One message read in place: its header, then its questions and records in order. */
 export class DnsReader {
-  msg: Uint8Array = new Uint8Array(0);
+  // Set by reset(); no empty array made for the time before (a typed array costs slots).
+  msg: Uint8Array = null as unknown as Uint8Array;
   len = 0;
   pos = 0;
   id = 0;

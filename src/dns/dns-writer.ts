@@ -9,6 +9,9 @@ import { CLASS_IN, CLASS_TOP_BIT, HEADER_BYTES, nameEquals } from './dns-reader'
 export const MESSAGE_BYTES = 1460;
 /** Offsets of names already in the message, for compression. */
 const MAX_NAMES = 96;
+const COUNTS = 0;
+const SAVED = 6;
+const NAMES = COUNTS + 4 + SAVED;
 
 export const SECTION_ANSWER = 0;
 export const SECTION_AUTHORITY = 1;
@@ -18,21 +21,20 @@ export class DnsWriter {
   readonly buf = new Uint8Array(MESSAGE_BYTES);
   len = 0;
   private limit = MESSAGE_BYTES;
-  private readonly counts = new Uint16Array(4);
-  private readonly names = new Uint16Array(MAX_NAMES);
+  /** One array (each typed array costs slots): the 4 counts, a checkpoint, then name offsets. */
+  private readonly words = new Uint16Array(NAMES + MAX_NAMES);
   private nameCount = 0;
   /** Offsets saved at the start of the question or record being written, to take it back. */
   private markLen = 0;
   private markNames = 0;
   private dataStart = 0;
-  private readonly saved = new Uint16Array(6);
 
   /** Starts a message (`limit`: 512 for a legacy unicast answer). */
   begin(id: number, flags: number, limit = MESSAGE_BYTES): void {
     this.limit = Math.min(limit, MESSAGE_BYTES);
     this.len = HEADER_BYTES;
     this.nameCount = 0;
-    this.counts.fill(0);
+    this.words.fill(0, COUNTS, COUNTS + 4);
     this.buf.fill(0, 0, HEADER_BYTES);
     put16(this.buf, 0, id);
     put16(this.buf, 2, flags);
@@ -45,7 +47,7 @@ export class DnsWriter {
 
   /** The finished message: the header's counts filled in. A view of the writer's buffer. */
   finish(): Uint8Array {
-    for (let i = 0; i < 4; i++) put16(this.buf, 4 + 2 * i, this.counts[i]);
+    for (let i = 0; i < 4; i++) put16(this.buf, 4 + 2 * i, this.words[COUNTS + i]);
     return this.buf.subarray(0, this.len);
   }
 
@@ -59,7 +61,7 @@ export class DnsWriter {
     if (!this.name(name, 0) || !this.room(4)) return this.undo();
     this.u16(type);
     this.u16(CLASS_IN | (unicast ? CLASS_TOP_BIT : 0));
-    this.counts[0]++;
+    this.words[COUNTS + 0]++;
     return true;
   }
 
@@ -102,22 +104,22 @@ export class DnsWriter {
   /** Ends the record being written in `section` (SECTION_*): its data length, its count. */
   end(section: number): true {
     put16(this.buf, this.dataStart - 2, this.len - this.dataStart);
-    this.counts[1 + section]++;
+    this.words[COUNTS + 1 + section]++;
     return true;
   }
 
   /** Remembers where the message is now, for rollback(): one checkpoint at a time. */
   checkpoint(): void {
-    this.saved[0] = this.len;
-    this.saved[1] = this.nameCount;
-    for (let i = 0; i < 4; i++) this.saved[2 + i] = this.counts[i];
+    this.words[COUNTS + 4 + 0] = this.len;
+    this.words[COUNTS + 4 + 1] = this.nameCount;
+    for (let i = 0; i < 4; i++) this.words[COUNTS + 4 + 2 + i] = this.words[COUNTS + i];
   }
 
   /** Takes back everything written since checkpoint(). */
   rollback(): void {
-    this.len = this.saved[0];
-    this.nameCount = this.saved[1];
-    for (let i = 0; i < 4; i++) this.counts[i] = this.saved[2 + i];
+    this.len = this.words[COUNTS + 4 + 0];
+    this.nameCount = this.words[COUNTS + 4 + 1];
+    for (let i = 0; i < 4; i++) this.words[COUNTS + i] = this.words[COUNTS + 4 + 2 + i];
   }
 
   private mark(): void {
@@ -162,14 +164,14 @@ export class DnsWriter {
   /** Copies the labels name[from, to), each remembered for later compression. */
   private labels(name: Uint8Array, from: number, to: number): void {
     for (let p = from; p < to; p += name[p] + 1) {
-      if (this.nameCount < MAX_NAMES && this.len < 0x3fff) this.names[this.nameCount++] = this.len;
+      if (this.nameCount < MAX_NAMES && this.len < 0x3fff) this.words[NAMES + this.nameCount++] = this.len;
       this.buf.set(name.subarray(p, p + name[p] + 1), this.len);
       this.len += name[p] + 1;
     }
   }
 
   private find(name: Uint8Array, at: number): number {
-    for (let i = 0; i < this.nameCount; i++) if (nameEquals(this.buf, this.names[i], name, at)) return this.names[i];
+    for (let i = 0; i < this.nameCount; i++) if (nameEquals(this.buf, this.words[NAMES + i], name, at)) return this.words[NAMES + i];
     return -1;
   }
 }

@@ -17,26 +17,24 @@ export const DEFERRED = 16;
 const RESPONSE_FLAGS = FLAG_RESPONSE | 0x0400; // QR, AA
 const LEGACY_BYTES = 512;
 
-/** Where the messages go; `send` never throws (the responder catches for it). */
-export type Sender = (packet: Uint8Array, address: string, port: number) => void;
+/** Where the messages go (the platform); what it throws is caught and counted. */
+export interface Sender { send(packet: Uint8Array, address: string, port: number): void }
 
 export class Composer {
   readonly writer = new DnsWriter();
   readonly flags: Uint8Array;
   /** When each record was last multicast as an answer (§6: not again within a second). */
   readonly lastSent: Float64Array;
+  /** Messages the platform could not send (lwIP out of buffers, no route). */
+  failures = 0;
   private readonly records: RecordSet;
+  private readonly out: Sender;
   private bit = 0;
   private ttlCap = 0;
-  private extraFailed = false;
-  private readonly addExtra = (r: number): void => {
-    if (this.extraFailed || (this.flags[r] & IN_MESSAGE)) return;
-    if (this.records.write(this.writer, r, SECTION_ADDITIONAL, this.ttlCap)) this.flags[r] |= IN_MESSAGE;
-    else this.extraFailed = true;
-  };
 
-  constructor(records: RecordSet) {
+  constructor(records: RecordSet, out: Sender) {
     this.records = records;
+    this.out = out;
     this.flags = new Uint8Array(records.total);
     this.lastSent = new Float64Array(records.total).fill(-1e9);
   }
@@ -45,13 +43,13 @@ export class Composer {
    * Sends every record flagged `bit`, as answers (with their additional records when `extras`),
    * TTLs capped at `ttlCap` (0: a goodbye), and clears the flag. `now` >= 0 marks them sent then.
    */
-  send(bit: number, extras: boolean, ttlCap: number, to: Sender, address: string, port: number, now: number): void {
+  send(bit: number, extras: boolean, ttlCap: number, address: string, port: number, now: number): void {
     this.bit = bit;
     this.ttlCap = ttlCap;
     for (let r = 0; (r = this.next(r)) >= 0;) {
       let after = this.fill(r, extras, this.records.total, 0, RESPONSE_FLAGS, 0);
       while (after < 0) after = this.fill(r, extras, -after, 0, RESPONSE_FLAGS, 0);
-      if (!this.writer.empty) to(this.writer.finish(), address, port);
+      if (!this.writer.empty) this.emit(this.writer.finish(), address, port);
       this.done(r, after, now);
       r = after;
     }
@@ -61,7 +59,7 @@ export class Composer {
    * A legacy unicast answer: one message echoing the question (`question`, `type`) with message `id`,
    * TTLs of at most `ttlCap`, TC when not every answer fit; all flags cleared.
    */
-  sendLegacy(bit: number, id: number, question: Uint8Array, type: number, ttlCap: number, to: Sender, address: string, port: number): void {
+  sendLegacy(bit: number, id: number, question: Uint8Array, type: number, ttlCap: number, address: string, port: number): void {
     this.bit = bit;
     this.ttlCap = ttlCap;
     const first = this.next(0);
@@ -69,8 +67,17 @@ export class Composer {
     let end = this.fill(first, true, this.records.total, id, RESPONSE_FLAGS, LEGACY_BYTES, question, type);
     while (end < 0) end = this.fill(first, true, -end, id, RESPONSE_FLAGS, LEGACY_BYTES, question, type);
     if (this.next(end) >= 0) this.writer.addFlags(FLAG_TRUNCATED);
-    if (!this.writer.empty) to(this.writer.finish(), address, port);
+    if (!this.writer.empty) this.emit(this.writer.finish(), address, port);
     this.done(0, this.records.total, -1);
+  }
+
+  /** Hands a finished message to the platform; a refusal (lwIP out of buffers) is counted, not thrown. */
+  emit(packet: Uint8Array, address: string, port: number): void {
+    try {
+      this.out.send(packet, address, port);
+    } catch {
+      this.failures++;
+    }
   }
 
   /** The first record flagged from `r` on, or -1. */
@@ -109,15 +116,25 @@ export class Composer {
     }
     if (n === 0) return start + 1; // one record alone does not fit: left out
     if (!extras) return after;
-    this.extraFailed = false;
     let complete = 0;
     for (let r = start; r < after; r++) {
       if (!(this.flags[r] & this.bit)) continue;
-      this.records.additionalsOf(r, this.addExtra);
-      if (this.extraFailed) return n > 1 ? -(complete || n >> 1) : after;
+      if (!this.extras(r)) return n > 1 ? -(complete || n >> 1) : after;
       complete++;
     }
     return after;
+  }
+
+  /** The additional records of answer `r` not yet in the message; false when one does not fit. */
+  private extras(r: number): boolean {
+    for (let n = 0; n < 3; n++) {
+      const x = this.records.additional(r, n);
+      if (x < 0) return true;
+      if (this.flags[x] & IN_MESSAGE) continue;
+      if (!this.records.write(this.writer, x, SECTION_ADDITIONAL, this.ttlCap)) return false;
+      this.flags[x] |= IN_MESSAGE;
+    }
+    return true;
   }
 }
 Object.freeze(Composer.prototype);

@@ -6,7 +6,7 @@
 import { TYPE_ANY } from './dns-reader';
 import { DnsWriter, SECTION_AUTHORITY } from './dns-writer';
 import { PROBING, type RecordSet } from './mdns-records';
-import type { Sender } from './mdns-composer';
+import type { Composer } from './mdns-composer';
 import { MDNS_GROUP, MDNS_PORT } from './mdns-constants';
 
 export const PROBES = 3;
@@ -63,14 +63,15 @@ function fill(records: RecordSet, w: DnsWriter, first: number, most: number, now
 }
 
 /** One probe round for every instance whose probe is due, in as few messages as they fit in. */
-export function sendProbes(records: RecordSet, w: DnsWriter, send: Sender, now: number): void {
+export function sendProbes(records: RecordSet, composer: Composer, now: number): void {
+  const w = composer.writer;
   const list = records.instances;
   for (let i = 0; i < list.length;) {
     const first = i;
     i = fill(records, w, first, list.length, now);
     while (i < 0) i = fill(records, w, first, -i, now);
     if (w.empty) continue;
-    send(w.finish(), MDNS_GROUP, MDNS_PORT);
+    composer.emit(w.finish(), MDNS_GROUP, MDNS_PORT);
     for (let j = first; j < i; j++) {
       if (!probing(records, j, now)) continue;
       list[j].step++;

@@ -115,60 +115,61 @@ export class RecordSet {
     }
   }
 
-  /** Calls `add(r)` for each record that belongs with record `r` as additional data (RFC 6763 §12). */
-  additionalsOf(r: number, add: (r: number) => void): void {
-    if (r >= this.instances.length * this.kinds) return;
+  /**
+   * The `n`th record (n = 0, 1, 2) that belongs with record `r` as additional data (RFC 6763 §12: a PTR
+   * brings its SRV, TXT and A, an SRV its A), or -1.
+   */
+  additional(r: number, n: number): number {
+    if (r >= this.instances.length * this.kinds) return -1;
     const base = r - (r % this.kinds);
     const k = r % this.kinds;
-    if (k === 0) return;
+    if (k === 0 || (k - 1) % 3 === 1) return -1;
     const s = ((k - 1) / 3) | 0;
-    if ((k - 1) % 3 === 2) {
-      add(base + 1 + 3 * s);
-      add(base + 2 + 3 * s);
-    }
-    if ((k - 1) % 3 !== 1) add(base);
+    if ((k - 1) % 3 === 0) return n === 0 ? base : -1;
+    return n === 0 ? base + 1 + 3 * s : n === 1 ? base + 2 + 3 * s : n === 2 ? base : -1;
   }
 
-  /** Calls `want(r)` for each record that answers the question (name at `at` of `msg`, `type`). */
-  answersTo(msg: Uint8Array, at: number, type: number, want: (r: number) => void): void {
+  /** Sets `bit` in `flags` for each record that answers the question (name at `at` of `msg`, `type`). */
+  answersTo(msg: Uint8Array, at: number, type: number, flags: Uint8Array, bit: number): void {
     const any = type === TYPE_ANY;
     const list = this.instances;
     for (let s = 0; s < this.types.length; s++) {
-      if ((any || type === TYPE_PTR) && nameEquals(msg, at, this.services, 0)) want(list.length * this.kinds + s);
+      if ((any || type === TYPE_PTR) && nameEquals(msg, at, this.services, 0)) flags[list.length * this.kinds + s] |= bit;
       if (!(any || type === TYPE_PTR) || !nameEquals(msg, at, this.types[s], 0)) continue;
-      for (let i = 0; i < list.length; i++) if (list[i].answers) want(i * this.kinds + 3 + 3 * s);
+      for (let i = 0; i < list.length; i++) if (list[i].answers) flags[i * this.kinds + 3 + 3 * s] |= bit;
     }
     for (let i = 0; i < list.length; i++) {
       const it = list[i];
       if (!it.answers) continue;
-      if ((any || type === TYPE_A) && nameEquals(msg, at, it.host, 0)) want(i * this.kinds);
+      if ((any || type === TYPE_A) && nameEquals(msg, at, it.host, 0)) flags[i * this.kinds] |= bit;
       for (let s = 0; s < this.types.length; s++) {
         if (!nameEquals(msg, at, it.names[s], 0)) continue;
-        if (any || type === TYPE_SRV) want(i * this.kinds + 1 + 3 * s);
-        if (any || type === TYPE_TXT) want(i * this.kinds + 2 + 3 * s);
+        if (any || type === TYPE_SRV) flags[i * this.kinds + 1 + 3 * s] |= bit;
+        if (any || type === TYPE_TXT) flags[i * this.kinds + 2 + 3 * s] |= bit;
       }
     }
   }
 
   /**
-   * Calls `known(r)` for our record that a known answer names (RFC 6762 §7.1: name, type and data
-   * of a PTR; name and type of the unique records), when its TTL is at least half of ours.
+   * Clears `bits` in `flags` for our record that a known answer names (RFC 6762 §7.1: name, type and
+   * data of a PTR; name and type of the unique records), when its TTL is at least half of ours.
    */
-  knownAnswer(msg: Uint8Array, at: number, type: number, ttl: number, dataAt: number, known: (r: number) => void): void {
+  knownAnswer(msg: Uint8Array, at: number, type: number, ttl: number, dataAt: number, flags: Uint8Array, bits: number): void {
     const list = this.instances;
     const shared = list.length * this.kinds;
+    const keep = ~bits;
     for (let s = 0; s < this.types.length; s++) {
       if (type !== TYPE_PTR || 2 * ttl < OTHER_TTL) break;
-      if (nameEquals(msg, at, this.services, 0) && nameEquals(msg, dataAt, this.types[s], 0)) known(shared + s);
+      if (nameEquals(msg, at, this.services, 0) && nameEquals(msg, dataAt, this.types[s], 0)) flags[shared + s] &= keep;
       if (!nameEquals(msg, at, this.types[s], 0)) continue;
-      for (let i = 0; i < list.length; i++) if (nameEquals(msg, dataAt, list[i].names[s], 0)) known(i * this.kinds + 3 + 3 * s);
+      for (let i = 0; i < list.length; i++) if (nameEquals(msg, dataAt, list[i].names[s], 0)) flags[i * this.kinds + 3 + 3 * s] &= keep;
     }
     if (type === TYPE_PTR) return;
     for (let i = 0; i < list.length; i++) {
-      if (type === TYPE_A && 2 * ttl >= HOST_TTL && nameEquals(msg, at, list[i].host, 0)) known(i * this.kinds);
+      if (type === TYPE_A && 2 * ttl >= HOST_TTL && nameEquals(msg, at, list[i].host, 0)) flags[i * this.kinds] &= keep;
       for (let s = 0; s < this.types.length; s++) {
-        if (type === TYPE_SRV && 2 * ttl >= HOST_TTL && nameEquals(msg, at, list[i].names[s], 0)) known(i * this.kinds + 1 + 3 * s);
-        if (type === TYPE_TXT && 2 * ttl >= OTHER_TTL && nameEquals(msg, at, list[i].names[s], 0)) known(i * this.kinds + 2 + 3 * s);
+        if (type === TYPE_SRV && 2 * ttl >= HOST_TTL && nameEquals(msg, at, list[i].names[s], 0)) flags[i * this.kinds + 1 + 3 * s] &= keep;
+        if (type === TYPE_TXT && 2 * ttl >= OTHER_TTL && nameEquals(msg, at, list[i].names[s], 0)) flags[i * this.kinds + 2 + 3 * s] &= keep;
       }
     }
   }

@@ -11,7 +11,7 @@
 
 import { copyName, DnsReader, FLAG_RESPONSE, FLAG_TRUNCATED, OPCODE_MASK } from './dns-reader';
 import { ANNOUNCED, ANNOUNCING, IDLE, LEGACY_TTL, PROBING, RecordSet, type Announcement } from './mdns-records';
-import { Composer, DEFERRED, NOW, PENDING, PROBE_ANSWER, type Sender } from './mdns-composer';
+import { Composer, DEFERRED, NOW, PENDING, PROBE_ANSWER } from './mdns-composer';
 import { PROBE_MS, PROBES, sendProbes } from './mdns-probe';
 import { MDNS_GROUP, MDNS_PORT } from './mdns-constants';
 
@@ -43,32 +43,35 @@ export class MdnsResponder {
   private readonly reader = new DnsReader();
   private readonly composer: Composer;
   private readonly flags: Uint8Array;
-  /** A legacy query's question, uncompressed, to echo it. */
-  private readonly question = new Uint8Array(256);
-  private stepTimer: unknown = null;
-  private answerTimer: unknown = null;
-  private answerDue = 0;
+  /** One timer for probes, announcements and answers: when it fires, and when answers are due (-1: none). */
+  private timer: unknown = null;
+  private timerDue = -1;
+  private answerDue = -1;
   private probeStart = -1;
   private closed = false;
-  private readonly want = (r: number): void => { this.flags[r] |= PENDING; };
-  private readonly wantProbe = (r: number): void => { this.flags[r] |= PENDING | PROBE_ANSWER; };
-  private readonly wantNow = (r: number): void => { this.flags[r] |= NOW; };
-  private readonly known = (r: number): void => { this.flags[r] &= ~PENDING; };
-  private readonly sender: Sender = (packet: Uint8Array, address: string, port: number): void => {
-    try {
-      this.platform.send(packet, address, port);
-    } catch {
-      this.sendFailures++;
+  private readonly wake = (): void => {
+    this.timer = null;
+    this.timerDue = -1;
+    if (this.closed) return;
+    const now = this.platform.now();
+    if (this.answerDue >= 0 && this.answerDue <= now) {
+      this.answerDue = -1;
+      this.answer(now);
     }
+    this.step(now);
+    this.schedule();
   };
-  /** Messages the platform could not send (lwIP out of buffers, no route). */
-  sendFailures = 0;
 
   constructor(platform: MdnsPlatform, serviceTypes: readonly string[], count: number) {
     this.platform = platform;
     this.records = new RecordSet(serviceTypes, count);
-    this.composer = new Composer(this.records);
+    this.composer = new Composer(this.records, platform);
     this.flags = this.composer.flags;
+  }
+
+  /** Messages the platform could not send (lwIP out of buffers, no route). */
+  get sendFailures(): number {
+    return this.composer.failures;
   }
 
   /** This host's IPv4 addresses (4 bytes each), for the A records. */
@@ -134,11 +137,11 @@ export class MdnsResponder {
     const probe = rd.authorities > 0;
     for (let q = 0; q < rd.questions; q++) {
       if (!rd.question()) return false;
-      this.records.answersTo(rd.msg, rd.nameAt, rd.type, probe ? this.wantProbe : this.want);
+      this.records.answersTo(rd.msg, rd.nameAt, rd.type, this.flags, probe ? PENDING | PROBE_ANSWER : PENDING);
     }
     for (let a = 0; a < rd.answers; a++) {
       if (!rd.record()) return false;
-      this.records.knownAnswer(rd.msg, rd.nameAt, rd.type, rd.ttl, rd.dataAt, this.known);
+      this.records.knownAnswer(rd.msg, rd.nameAt, rd.type, rd.ttl, rd.dataAt, this.flags, PENDING);
     }
     // §6: a probe is answered at once; §7.2: a truncated query's known answers continue for 400-500 ms
     // (their packets have no questions, and do not hurry the answer).
@@ -183,10 +186,8 @@ export class MdnsResponder {
     }
   }
 
-  /** Probes and announcements that are due, then the timer set for the next. */
-  private step = (): void => {
-    this.stepTimer = null;
-    const now = this.platform.now();
+  /** Probes and announcements that are due. */
+  private step(now: number): void {
     const list = this.records.instances;
     for (let i = 0; i < list.length; i++) {
       const it = list[i];
@@ -196,7 +197,7 @@ export class MdnsResponder {
         this.platform.named?.(i, it.name);
       }
     }
-    sendProbes(this.records, this.composer.writer, this.sender, now);
+    sendProbes(this.records, this.composer, now);
     let announcing = false;
     for (let i = 0; i < list.length; i++) {
       const it = list[i];
@@ -207,25 +208,28 @@ export class MdnsResponder {
       if (++it.step === ANNOUNCEMENTS) it.state = ANNOUNCED;
     }
     if (announcing) this.flagShared();
-    this.composer.send(NOW, false, NO_LIMIT, this.sender, MDNS_GROUP, MDNS_PORT, now);
-    this.schedule();
-  };
+    this.composer.send(NOW, false, NO_LIMIT, MDNS_GROUP, MDNS_PORT, now);
+  }
 
+  /** The timer set for the next probe, announcement or answer due. */
   private schedule(): void {
     if (this.closed) return;
-    let next = -1;
+    let next = this.answerDue;
     const list = this.records.instances;
     for (let i = 0; i < list.length; i++) {
       if ((list[i].state === PROBING || list[i].state === ANNOUNCING) && (next < 0 || list[i].due < next)) next = list[i].due;
     }
-    if (this.stepTimer !== null) this.platform.clearTimer(this.stepTimer);
-    this.stepTimer = next < 0 ? null : this.platform.setTimer(this.step, Math.max(0, next - this.platform.now()));
+    if (next === this.timerDue && this.timer !== null) return;
+    this.stop();
+    if (next < 0) return;
+    this.timerDue = next;
+    this.timer = this.platform.setTimer(this.wake, Math.max(0, next - this.platform.now()));
   }
 
   private stop(): void {
-    if (this.stepTimer !== null) this.platform.clearTimer(this.stepTimer);
-    if (this.answerTimer !== null) this.platform.clearTimer(this.answerTimer);
-    this.stepTimer = this.answerTimer = null;
+    if (this.timer !== null) this.platform.clearTimer(this.timer);
+    this.timer = null;
+    this.timerDue = -1;
   }
 
   /** Flags every record of instance `i` NOW. */
@@ -243,28 +247,22 @@ export class MdnsResponder {
   private sendRecords(from: number, to: number, shared: boolean, ttl: number): void {
     for (let i = from; i < to; i++) if (this.records.instances[i].answers) this.flagRecords(i);
     if (shared) this.flagShared();
-    this.composer.send(NOW, false, ttl, this.sender, MDNS_GROUP, MDNS_PORT, -1);
+    this.composer.send(NOW, false, ttl, MDNS_GROUP, MDNS_PORT, -1);
   }
 
   /** Answers pending queries after `delay` ms (an earlier due time stands). */
   private answerLater(delay: number): void {
     const due = this.platform.now() + delay;
-    if (this.answerTimer !== null) {
-      if (this.answerDue <= due) return;
-      this.platform.clearTimer(this.answerTimer);
-    }
+    if (this.answerDue >= 0 && this.answerDue <= due) return;
     this.answerDue = due;
-    this.answerTimer = this.platform.setTimer(this.answer, delay);
+    this.schedule();
   }
 
   /**
    * The pending answers that were not multicast within the last second (a probe's: 250 ms); the
    * others wait until that second has passed (§6), then go unless a known answer took them back.
    */
-  private answer = (): void => {
-    this.answerTimer = null;
-    if (this.closed) return;
-    const now = this.platform.now();
+  private answer(now: number): void {
     const last = this.composer.lastSent;
     let wait = -1;
     for (let r = 0; r < this.flags.length; r++) {
@@ -274,21 +272,21 @@ export class MdnsResponder {
       this.flags[r] = (this.flags[r] & ~PENDING) | DEFERRED;
       if (wait < 0 || left < wait) wait = left;
     }
-    this.composer.send(PENDING, true, NO_LIMIT, this.sender, MDNS_GROUP, MDNS_PORT, now);
+    this.composer.send(PENDING, true, NO_LIMIT, MDNS_GROUP, MDNS_PORT, now);
     if (wait < 0) return;
     for (let r = 0; r < this.flags.length; r++) if (this.flags[r] & DEFERRED) this.flags[r] = (this.flags[r] & ~DEFERRED) | PENDING;
-    this.answerLater(Math.ceil(wait));
-  };
+    this.answerDue = now + Math.ceil(wait);
+  }
 
   /** §6.7: a query from a port other than 5353 is answered at once, by unicast, its first question echoed. */
   private answerLegacy(address: string, port: number): boolean {
     const rd = this.reader;
     if (rd.questions === 0 || !rd.question()) return false;
-    const length = copyName(rd.msg, rd.nameAt, this.question);
+    const question = new Uint8Array(256); // rare: made per legacy query, not kept
+    const length = copyName(rd.msg, rd.nameAt, question);
     if (length === 0) return false;
-    const type = rd.type;
-    this.records.answersTo(rd.msg, rd.nameAt, type, this.wantNow);
-    this.composer.sendLegacy(NOW, rd.id, this.question.subarray(0, length), type, LEGACY_TTL, this.sender, address, port);
+    this.records.answersTo(rd.msg, rd.nameAt, rd.type, this.flags, NOW);
+    this.composer.sendLegacy(NOW, rd.id, question.subarray(0, length), rd.type, LEGACY_TTL, address, port);
     return true;
   }
 }
