@@ -9,8 +9,8 @@ import { bundleForXs } from './xs/bundle';
 import { XsnapWorker } from './xs/xsnap-worker';
 
 const ROOT = path.resolve(__dirname, '../..');
-/** Live slots of an idle, announced responder (measured 214: docs/module.md §Discovery). */
-const MAX_IDLE_SLOTS = 240;
+/** Live slots of an idle, announced responder (measured 186: docs/module.md §Discovery). */
+const MAX_IDLE_SLOTS = 200;
 /** Live slots that may come and go between two samples (XS caches, the JSON report itself). */
 const SLOT_NOISE = 32;
 

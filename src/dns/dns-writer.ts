@@ -56,9 +56,10 @@ export class DnsWriter {
     put16(this.buf, 2, ((this.buf[2] << 8) | this.buf[3]) | flags);
   }
 
-  question(name: Uint8Array, type: number, unicast: boolean): boolean {
+  /** A question for the name at name[at..] (wire form, uncompressed). */
+  question(name: Uint8Array, type: number, unicast: boolean, at = 0): boolean {
     this.mark();
-    if (!this.name(name, 0) || !this.room(4)) return this.undo();
+    if (!this.name(name, at) || !this.room(4)) return this.undo();
     this.u16(type);
     this.u16(CLASS_IN | (unicast ? CLASS_TOP_BIT : 0));
     this.words[COUNTS + 0]++;
@@ -69,9 +70,9 @@ export class DnsWriter {
    * Starts a record (sections in order: answers, authority, additional); its data follows through
    * data(), nameData() and short(), and end() counts it. False (taken back) when its start does not fit.
    */
-  record(name: Uint8Array, type: number, flush: boolean, ttl: number): boolean {
+  record(name: Uint8Array, type: number, flush: boolean, ttl: number, at = 0): boolean {
     this.mark();
-    if (!this.name(name, 0) || !this.room(10)) return this.undo();
+    if (!this.name(name, at) || !this.room(10)) return this.undo();
     this.u16(type);
     this.u16(CLASS_IN | (flush ? CLASS_TOP_BIT : 0));
     this.u16(ttl >>> 16);
@@ -89,9 +90,9 @@ export class DnsWriter {
     return true;
   }
 
-  /** A compressed name inside the record being written (PTR, SRV). */
-  nameData(name: Uint8Array): boolean {
-    return this.name(name, 0) || this.undo();
+  /** The name at name[at..], compressed, inside the record being written (PTR, SRV). */
+  nameData(name: Uint8Array, at = 0): boolean {
+    return this.name(name, at) || this.undo();
   }
 
   /** Two data bytes of the record being written. */
@@ -154,7 +155,7 @@ export class DnsWriter {
         return true;
       }
     }
-    const end = nameLength(name);
+    const end = at + nameLength(name, at);
     if (!this.room(end - at)) return false;
     this.labels(name, at, end - 1);
     this.buf[this.len++] = 0;
@@ -177,11 +178,11 @@ export class DnsWriter {
 }
 Object.freeze(DnsWriter.prototype);
 
-/** Bytes of an uncompressed wire-form name, its final zero included. */
-export function nameLength(name: Uint8Array): number {
-  let p = 0;
+/** Bytes of the uncompressed wire-form name at name[at..], its final zero included. */
+export function nameLength(name: Uint8Array, at = 0): number {
+  let p = at;
   while (p < name.length && name[p] !== 0) p += name[p] + 1;
-  return p + 1;
+  return p + 1 - at;
 }
 
 function put16(buf: Uint8Array, at: number, v: number): void {

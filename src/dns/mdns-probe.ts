@@ -21,8 +21,8 @@ function probing(records: RecordSet, i: number, now: number): boolean {
 /** The questions of instance `i`'s probe. */
 function questions(records: RecordSet, w: DnsWriter, i: number): boolean {
   const it = records.instances[i];
-  if (!w.question(it.host, TYPE_ANY, it.step === 0)) return false;
-  for (let s = 0; s < it.names.length; s++) if (!w.question(it.names[s], TYPE_ANY, it.step === 0)) return false;
+  if (!w.question(it.wire, TYPE_ANY, it.step === 0)) return false;
+  for (let s = 0; s < it.nameAt.length; s++) if (!w.question(it.wire, TYPE_ANY, it.step === 0, it.nameAt[s])) return false;
   return true;
 }
 

@@ -88,7 +88,7 @@ export class MdnsResponder {
   set(i: number, a: Announcement): void {
     const it = this.records.instances[i];
     if (it.state !== IDLE) this.withdraw(i);
-    it.set(a, this.records.types);
+    it.set(a, this.records);
     this.avoidOwnNames(i);
     it.state = PROBING;
     it.step = 0;
@@ -167,7 +167,7 @@ export class MdnsResponder {
     const it = this.records.instances[i];
     this.conflicts++;
     it.number++;
-    it.rename(this.records.types);
+    it.rename(this.records);
     this.avoidOwnNames(i);
     it.step = 0;
     // §8.1: after 15 conflicts within 10 s, wait 5 s; counted over the whole responder here.
@@ -181,7 +181,7 @@ export class MdnsResponder {
     for (let j = 0; j < list.length; j++) {
       if (j === i || list[j].state === IDLE || list[j].name.toLowerCase() !== list[i].name.toLowerCase()) continue;
       list[i].number++;
-      list[i].rename(this.records.types);
+      list[i].rename(this.records);
       j = -1;
     }
   }
