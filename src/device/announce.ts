@@ -1,6 +1,6 @@
 // The module announces itself by multicast DNS / DNS-SD (docs/module.md §Discovery) with the project's
 // own responder (src/dns/mdns-responder.ts, the one the simulator runs) on the ECMA-419 UDP socket,
-// bound to port 5353 with the mDNS group joined (src/device/mdns-group, per platform): it claims {hostname}.local by
+// bound to port 5353 with the mDNS group joined (src/device/mdns-socket, per platform): it claims {hostname}.local by
 // probing (a name someone else answers for becomes name-2, name-3…), announces _http._tcp and
 // _brainstem._tcp on the REST port with the TXT record of src/api/announcement.ts, and answers queries
 // for as long as the network is up. After a reset that changed the saved hostname or REST port, start()
@@ -8,21 +8,17 @@
 // cannot read.
 
 import config from 'mc/config';
-import UDP from 'embedded:io/socket/udp';
 import Timer from 'timer';
 import platform from 'hal/device/platform';
 import { announcedHostname, announcementTxt, SERVICE_TYPES } from '../api/announcement';
 import { MdnsResponder } from '../dns/mdns-responder';
-import { MDNS_GROUP, MDNS_PORT } from '../dns/mdns-constants';
 import { ipv4Bytes } from '../dns/mdns-names';
-import { joinGroup } from 'src/device/mdns-group';
+import { openMdnsSocket, type MdnsSocket } from 'src/device/mdns-socket';
 import type { ModuleHal } from '../../hal/types';
 
-type Packet = ArrayBuffer & { address: string; port: number };
-type Socket = { read(): Packet | undefined; write(b: Uint8Array, address: string, port: number): void; close(): void };
 
 export class Announcer {
-  #socket: Socket | null = null;
+  #socket: MdnsSocket | null = null;
   #responder: MdnsResponder | null = null;
   #hostname = '';
   #port = 0;
@@ -43,8 +39,7 @@ export class Announcer {
 
   /**
    * Announce `device` on `port`, unless it is announced so already, or the build says not to
-   * (config.announce false: the lin desktop host, whose ECMA-419 UDP socket has no add() and binds
-   * without SO_REUSEADDR; docs/module.md §Discovery).
+   * (config.announce false; docs/module.md §Discovery).
    */
   start(device: ModuleHal, port: number, tokenSet: boolean): void {
     const setting = (config as { announce?: unknown }).announce;
@@ -75,14 +70,10 @@ export class Announcer {
 
   #open(): boolean {
     try {
-      const socket = new UDP({ port: MDNS_PORT, onReadable: (count: number) => this.#read(count) }) as unknown as Socket;
-      this.#socket = socket;
-      joinGroup(socket, MDNS_GROUP);
+      this.#socket = openMdnsSocket((count: number) => this.#read(count));
     } catch (e) {
       // No socket (port 5353 taken, no network) or no group: the REST API serves on, unannounced.
       trace(`not announced: ${e instanceof Error ? e.message : String(e)}\n`);
-      if (this.#socket) this.#socket.close();
-      this.#socket = null;
       return false;
     }
     const socket = this.#socket;
@@ -104,7 +95,7 @@ export class Announcer {
     const responder = this.#responder;
     // Every queued packet is read: lwIP's socket queues them without limit until read.
     for (let i = 0; socket && i < count; i++) {
-      let packet: Packet | undefined;
+      let packet: ReturnType<MdnsSocket['read']>;
       try {
         packet = socket.read();
       } catch {

@@ -22,8 +22,8 @@ const FAKES: Record<string, string> = {
   'embedded:network/interface/wifi': './wifi',
   'sntp': './sntp',
   'embedded:io/socket/udp': './udp',
-  // Not a fake: the ESP32 group join, which calls the fake socket's add().
-  'src/device/mdns-group': '../../src/device/group/ecma419',
+  // Not a fake: the ESP32 socket (on the fake UDP socket).
+  'src/device/mdns-socket': '../../src/device/mdns-socket/ecma419',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;

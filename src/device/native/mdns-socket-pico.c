@@ -1,5 +1,5 @@
 /*
- * The Pico W's multicast group join (mdns-group-pico.js): igmp_joingroup() with IP4_ADDR_ANY joins
+ * The Pico W's multicast group join (mdns-socket-pico.js): igmp_joingroup() with IP4_ADDR_ANY joins
  * the group on every interface that has NETIF_FLAG_IGMP (cyw43_lwip.c sets it and the CYW43's MAC
  * filter), inside the lwIP lock of the pico-sdk's cyw43_arch. A socket bound to any address on the
  * group's port then receives the group's packets.
