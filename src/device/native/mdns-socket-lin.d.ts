@@ -2,4 +2,6 @@
 // does not read): the same as src/device/mdns-socket/ecma419.ts.
 import type { MdnsSocket } from '../mdns-socket/ecma419';
 
+export type { MdnsSocket };
+
 export function openMdnsSocket(onReadable: (count: number) => void): MdnsSocket;
