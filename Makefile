@@ -11,7 +11,7 @@ ESLINT := node_modules/.bin/eslint
 SIM_ARGS ?=
 HOST_ARGS ?=
 
-.PHONY: all help sim host-server test build gen check lint clean firmware-image bench bench-host-server fuzz bench-xs bench-instr soak browser examples-deps prometheus
+.PHONY: all help sim host-server test build gen check lint clean firmware-image bench bench-host-server fuzz bench-xs bench-instr soak browser examples-deps prometheus mdns-tools
 
 all: test
 
@@ -56,7 +56,7 @@ check: $(NPM_STAMP) ## type-check the device-side code with no Node types
 lint: $(NPM_STAMP) ## ESLint: recommended rules, 300 lines a file, 60 a function
 	$(ESLINT) --max-warnings 0 .
 
-test: build check check-moddable browser examples-deps prometheus lint ## run every test (Node, XS, Chromium, Prometheus), installing what is needed
+test: build check check-moddable browser examples-deps prometheus mdns-tools lint ## run every test (Node, XS, Chromium, Prometheus), installing what is needed
 	$(MOCHA) --reporter dot --exit 'build/tests/**/*.test.js'
 
 # The client examples (examples/, run by tests/examples.test.ts) need curl and Python's requests
@@ -69,6 +69,12 @@ examples-deps: ## install curl and python3-requests when missing (for the client
 # (installed here when missing) through playwright-core.
 browser: ## install Debian's chromium when missing (for the browser tests)
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+# The DNS-SD rack test (tests/lab-rack.test.ts) browses with two independent implementations inside a
+# network namespace: python-zeroconf and avahi (avahi-daemon on a private D-Bus, avahi-browse), Debian
+# packages installed here when missing.
+mdns-tools: ## install python3-zeroconf, avahi and D-Bus when missing (for the DNS-SD rack test)
+	@/usr/bin/python3 -c 'import zeroconf' 2>/dev/null && command -v avahi-daemon >/dev/null && command -v avahi-browse >/dev/null && command -v dbus-daemon >/dev/null || { apt-get update -qq && apt-get install -y -qq python3-zeroconf avahi-daemon avahi-utils dbus; }
 
 # The telemetry tests (tests/prometheus.test.ts) run Debian's prometheus and its promtool (installed
 # here when missing) on loopback.
@@ -125,10 +131,11 @@ FW_ARGS ?= --version 2.12.0 --out firmware-sim.bin
 firmware-image: build ## a firmware image for the simulator (FW_ARGS="--version 2.12.0 --out FILE"; docs/firmware.md)
 	@node tools/firmware-image.mjs $(FW_ARGS)
 
-# Long property-based fuzzing of the HTTP core (make test runs a short pass of the same properties).
+# Long property-based fuzzing of the HTTP core and the DNS reader and responder (make test runs a
+# short pass of the same properties).
 FUZZ_RUNS ?= 100000
-fuzz: build ## long property-based fuzzing of the HTTP core (FUZZ_RUNS)
-	FUZZ_RUNS=$(FUZZ_RUNS) $(MOCHA) --timeout 0 build/tests/fuzz.test.js
+fuzz: build ## long property-based fuzzing of the HTTP core and the DNS responder (FUZZ_RUNS)
+	FUZZ_RUNS=$(FUZZ_RUNS) $(MOCHA) --timeout 0 build/tests/fuzz.test.js build/tests/dns-fuzz.test.js
 
 clean: ## remove build/
 	rm -rf build

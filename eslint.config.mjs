@@ -40,8 +40,8 @@ const GENERATED = [
 
 export default defineConfig(
   {
-    // native/: XS JavaScript with host functions (`static f() @ "xs_f"`), which no JavaScript parser reads.
-    ignores: ['build/**', 'node_modules/**', 'resources/**', 'docs/**', 'native/**/*.js', ...GENERATED],
+    // native/, src/device/native: XS JavaScript with host functions (`static f() @ "xs_f"`), which only xsc parses.
+    ignores: ['build/**', 'node_modules/**', 'resources/**', 'docs/**', 'native/**/*.js', 'src/device/native/**', ...GENERATED],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },

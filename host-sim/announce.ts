@@ -1,130 +1,133 @@
-// `--announce`: the simulator announces each module it serves by multicast DNS / DNS-SD, as a module
-// does (docs/lab.md): {hostname}.local, _http._tcp and _brainstem._tcp on the simulator's
-// port, the TXT record of src/api/announcement.ts. A name already answered for on the network is
-// probed first (RFC 6762 §8.1: three queries 250 ms apart) and the module takes -2, -3… instead.
-// A reset that brings another host name into effect withdraws the old announcement and makes the
-// new one, as a module does. Off by default: the simulator listens on 127.0.0.1, which no other
-// machine can reach.
+// `--announce`: the simulator announces each module it serves by multicast DNS / DNS-SD with the
+// module's own responder (src/dns/mdns-responder.ts), on one node:dgram socket for all of them
+// (docs/lab.md): {hostname}.local, _http._tcp and _brainstem._tcp on the simulator's port, the TXT
+// record of src/api/announcement.ts. Every name is probed at once (RFC 6762 §8.1) and a name already
+// answered for on the network becomes -2, -3…. A reset that brings another host name (or TXT) into
+// effect withdraws the old announcement and makes the new one, as a module does. Off by default: the
+// simulator listens on 127.0.0.1, which no other machine can reach.
 
-import { Bonjour, type Service } from 'bonjour-service';
-import multicastDns from 'multicast-dns';
-import type { Question, RecordType } from 'dns-packet';
+import * as dgram from 'node:dgram';
+import { networkInterfaces } from 'node:os';
 import { announcedHostname, announcementTxt, SERVICE_TYPES } from '../src/api/announcement';
+import { MdnsResponder } from '../src/dns/mdns-responder';
+import { MDNS_GROUP, MDNS_PORT } from '../src/dns/mdns-constants';
+import type { Announcement } from '../src/dns/mdns-records';
+import { ipv4Bytes } from '../src/dns/mdns-names';
 import type { ModuleHal } from '../hal/types';
 import type { SimModule } from '../hal/sim/index';
-import { hearSocketErrors } from '../host-server/discovery';
 import { serialText } from '../src/api/route/serial';
-
-const PROBES = 3;
-const PROBE_GAP_MS = 250;
 
 export interface Announcer {
   /** The names the modules were announced under (after any renaming), in module order. */
   readonly names: string[];
+  /** The responder (its counters: dropped, conflicts, sendFailures). */
+  readonly responder: MdnsResponder | null;
   close(): Promise<void>;
 }
 
-/** Does anyone on the network answer for `name` (as a host or as one of our service instances)? */
-function taken(mdns: multicastDns.MulticastDNS, name: string): Promise<boolean> {
-  const names = [`${name}.local`, ...SERVICE_TYPES.map((t) => `${name}._${t}._tcp.local`)].map((n) => n.toLowerCase());
-  // RFC 6762 §8.1 probes ask for type ANY, which dns-packet sends but its typings leave out.
-  const questions: Question[] = names.map((n) => ({ name: n, type: 'ANY' as unknown as RecordType }));
-  return new Promise((resolve) => {
-    let sent = 0;
-    let timer: NodeJS.Timeout;
-    const onResponse = (packet: multicastDns.ResponsePacket): void => {
-      const all = [...packet.answers, ...(packet.additionals ?? [])];
-      if (all.some((rr) => names.includes(rr.name.toLowerCase()))) finish(true);
-    };
-    const finish = (yes: boolean): void => {
-      clearTimeout(timer);
-      mdns.removeListener('response', onResponse);
-      resolve(yes);
-    };
-    const ask = (): void => {
-      if (sent++ === PROBES) return finish(false);
-      mdns.query(questions);
-      timer = setTimeout(ask, PROBE_GAP_MS);
-    };
-    mdns.on('response', onResponse);
-    ask();
+export interface AnnounceOptions {
+  /** The address the simulator listens on: announced as the A record unless it is a wildcard. */
+  host?: string;
+  /** A module took a name (or gave one up: ''), for the Host check. */
+  named?: (index: number, name: string) => void;
+}
+
+/** The IPv4 addresses to announce: the listening address, else every external one (else loopback). */
+export function announcedAddresses(host: string | undefined): Uint8Array {
+  const fixed = host ? ipv4Bytes(host) : null;
+  if (fixed && host !== '0.0.0.0') return fixed;
+  const all = Object.values(networkInterfaces()).flat().filter((a) => a && a.family === 'IPv4');
+  const external = all.filter((a) => !a!.internal);
+  const chosen = (external.length ? external : all).slice(0, 4);
+  const out = new Uint8Array(4 * chosen.length);
+  chosen.forEach((a, i) => out.set(ipv4Bytes(a!.address)!, 4 * i));
+  return out;
+}
+
+/** The multicast DNS socket: port 5353 shared with other responders on this host, the group joined. */
+function openSocket(): Promise<dgram.Socket> {
+  const socket = dgram.createSocket({ type: 'udp4', reuseAddr: true });
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(MDNS_PORT, () => {
+      try {
+        socket.addMembership(MDNS_GROUP);
+        socket.setMulticastTTL(255);
+        socket.setMulticastLoopback(true);
+      } catch (e) {
+        socket.close();
+        reject(e);
+        return;
+      }
+      socket.removeListener('error', reject);
+      resolve(socket);
+    });
   });
 }
 
-/** `base`, else `base-2`, `base-3`… whichever nobody answers for (a DNS label stays within 63 bytes). */
-async function freeName(mdns: multicastDns.MulticastDNS, base: string, ours: Set<string>): Promise<string> {
-  for (let n = 1; ; n++) {
-    const suffix = n === 1 ? '' : `-${n}`;
-    const name = base.slice(0, 63 - suffix.length) + suffix;
-    if (!ours.has(name.toLowerCase()) && !(await taken(mdns, name))) return name;
-  }
+function announcementOf(m: ModuleHal, port: number, tokenSet: boolean): Announcement {
+  return { hostname: announcedHostname(m), port, txt: announcementTxt(m, tokenSet) };
 }
 
-/** One module's announcement: the name it took (after any renaming), for what, and its two services. */
-interface Entry {
-  base: string;
-  txt: string;
-  name: string;
-  services: Service[];
-}
-
-/** Probe for a free name for `m` and publish both services under it, on a prober of its own. */
-async function publish(bonjour: Bonjour, m: ModuleHal, port: number, tokenSet: boolean, ours: Set<string>,
-  log: (line: string) => void): Promise<Entry> {
-  const base = announcedHostname(m);
-  const txt = announcementTxt(m, tokenSet);
-  const mdns = multicastDns();
-  mdns.on('error', () => {}); // the failure is reported once, by the Bonjour socket
-  let name: string;
-  try {
-    name = await freeName(mdns, base, ours);
-  } finally {
-    mdns.destroy();
-  }
-  if (name !== base) log(`announce: ${base}.local is taken on the network; announced as ${name}.local`);
-  ours.add(name.toLowerCase());
-  const services = SERVICE_TYPES.map((type) => bonjour.publish({ name, type, port, host: `${name}.local`, txt, probe: false }));
-  return { base, txt: JSON.stringify(txt), name, services };
-}
-
-/** Withdraw an announcement: its records sent again with TTL 0 (RFC 6762 §10.1, goodbye). */
-function withdraw(entry: Entry, ours: Set<string>): Promise<void> {
-  ours.delete(entry.name.toLowerCase());
-  return Promise.all(entry.services.map((s) => new Promise<void>((done) => s.stop?.(() => done())))).then(() => undefined);
-}
+const same = (a: Announcement, b: Announcement): boolean =>
+  a.hostname === b.hostname && a.port === b.port && JSON.stringify(a.txt) === JSON.stringify(b.txt);
 
 export async function announce(modules: readonly SimModule[], port: number, tokenSet: boolean,
-  log: (line: string) => void): Promise<Announcer> {
-  const bonjour = new Bonjour({}, (e: Error) => log(`announce: ${e.message}`));
-  let failed = false;
-  hearSocketErrors(bonjour, (e) => {
-    if (!failed) log(`announce: multicast DNS unavailable (${e.message}); not announced`);
-    failed = true;
+  log: (line: string) => void, options: AnnounceOptions = {}): Promise<Announcer> {
+  let socket: dgram.Socket;
+  try {
+    socket = await openSocket();
+  } catch (e) {
+    log(`announce: multicast DNS unavailable (${(e as Error).message}); not announced`);
+    return { names: [], responder: null, close: async () => {} };
+  }
+  const wanted = modules.map((m) => announcementOf(m, port, tokenSet));
+  const names: string[] = modules.map(() => '');
+  const waiting = new Map<number, (name: string) => void>();
+  const responder = new MdnsResponder({
+    // node:dgram sends later; the responder reuses its buffer for the next message at once.
+    send: (packet, address, to) => socket.send(Buffer.from(packet), to, address),
+    now: () => performance.now(),
+    setTimer: (callback, ms) => setTimeout(callback, ms),
+    clearTimer: (t) => clearTimeout(t as NodeJS.Timeout),
+    named: (i, name) => {
+      if (name) names[i] = name;
+      options.named?.(i, name);
+      if (name) waiting.get(i)?.(name);
+    },
+  }, SERVICE_TYPES, modules.length);
+  const addresses = announcedAddresses(options.host);
+  responder.setAddresses(addresses);
+  // Multicast leaves from the announced address's interface (else Linux may send from 0.0.0.0).
+  if (addresses.length >= 4) socket.setMulticastInterface(addresses.subarray(0, 4).join('.'));
+  socket.on('message', (packet, from) => responder.receive(packet, packet.length, from.address, from.port));
+  socket.on('error', (e) => log(`announce: ${e.message}`));
+  const claim = (i: number): Promise<string> => new Promise((resolve) => {
+    waiting.set(i, (name) => {
+      waiting.delete(i);
+      if (name !== wanted[i].hostname) log(`announce: ${wanted[i].hostname}.local is taken on the network; announced as ${name}.local`);
+      resolve(name);
+    });
+    responder.set(i, wanted[i]);
   });
-  const ours = new Set<string>();
-  const entries: Entry[] = [];
-  // First every module's claim, then, one at a time in the order of the resets, each reset that
-  // brings another host name (or TXT) into effect: goodbye to the old, probe, announce the new. The
-  // hooks are in place before the first claim, so a reset while it probes is not missed.
   let closed = false;
-  let queue = (async (): Promise<void> => {
-    for (const m of modules) entries.push(await publish(bonjour, m, port, tokenSet, ours, log));
-  })();
+  await Promise.all(modules.map((_, i) => claim(i)));
   modules.forEach((m, i) => m.onReset(() => {
-    queue = queue.then(async () => {
-      const old = entries[i];
-      if (closed || (announcedHostname(m) === old.base && JSON.stringify(announcementTxt(m, tokenSet)) === old.txt)) return;
-      await withdraw(old, ours);
-      entries[i] = await publish(bonjour, m, port, tokenSet, ours, log);
-      if (!failed) log(`announce: ${serialText(m.serialNumber)} announced again as ${entries[i].name}.local (was ${old.name}.local)`);
-    }).catch((e: Error) => log(`announce: ${e.message}`));
+    const now = announcementOf(m, port, tokenSet);
+    if (closed || same(now, wanted[i])) return;
+    const was = names[i];
+    wanted[i] = now;
+    void claim(i).then((name) => log(`announce: ${serialText(m.serialNumber)} announced again as ${name}.local (was ${was}.local)`));
   }));
-  await queue;
   return {
-    names: failed ? [] : entries.map((e) => e.name),
+    names,
+    responder,
     close: () => new Promise<void>((done) => {
+      if (closed) return done();
       closed = true;
-      void queue.then(() => bonjour.unpublishAll(() => bonjour.destroy(() => done())));
+      responder.close();
+      // The goodbye is queued on the socket: close once it is sent.
+      setTimeout(() => socket.close(() => done()), 50);
     }),
   };
 }

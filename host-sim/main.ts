@@ -47,7 +47,8 @@ async function main(): Promise<void> {
   if (others) console.log(`listening on every address (${host}); from other machines: ${others.map((o) => o + '/').join(' ') || 'none (no other address here)'}`);
   let announcer: Announcer | null = null;
   if (config.announce) {
-    announcer = await announce(built.map((d) => d.module), running.port, !!a.token, (line) => console.error(line));
+    announcer = await announce(built.map((d) => d.module), running.port, !!a.token, (line) => console.error(line),
+      { host, named: (i, name) => handler.setAnnouncedName(i, name) });
     if (announcer.names.length) console.log(`announced (DNS-SD): ${announcer.names.map((n) => n + '.local').join(', ')}`);
   }
   const first = serialText(built[0].module.serialNumber);

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 const ROOT = path.resolve(__dirname, '../..');
 
 /** Device-side module trees (every .ts below them) and the HAL contract files (hal/*.ts). */
-const DEVICE_TREES = ['util', 'src/http', 'src/api', 'src/web', 'src/device', 'hal/kit', 'hal/device'];
+const DEVICE_TREES = ['util', 'src/http', 'src/api', 'src/web', 'src/dns', 'src/device', 'hal/kit', 'hal/device'];
 
 const STANDIN = 'a desktop-host (lin) stand-in for embedded:io/*, never on the module; it keeps simulated state at module level';
 

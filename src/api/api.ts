@@ -72,6 +72,14 @@ export class Api implements RequestHandler {
     this.consoleGzip = options?.consoleGzip ?? null;
   }
 
+  /**
+   * The name module `index` announced itself under by DNS-SD (`brainstem-1234abcd-2` after a
+   * conflict; '' when withdrawn): a name the Host check accepts, as it accepts the saved hostname.
+   */
+  setAnnouncedName(index: number, name: string): void {
+    this.access.setAnnouncedName(index, name);
+  }
+
   handle(req: HttpRequest, res: HttpResponse): void {
     const query = req.target.indexOf('?');
     const path = query < 0 ? req.target : req.target.slice(0, query);

@@ -1,46 +1,45 @@
-// The module announces itself by multicast DNS / DNS-SD with Moddable's own mdns module
-// (docs/lab.md): it claims {hostname}.local by probing (a name someone else answers for
-// becomes name-2, name-3…: the mdns module's own renaming), then adds _http._tcp and _brainstem._tcp on
-// the REST port with the TXT record of src/api/announcement.ts. After a reset that changed the saved
-// hostname or REST port, start() announces again under the new ones.
+// The module announces itself by multicast DNS / DNS-SD (docs/module.md §Discovery) with the project's
+// own responder (src/dns/mdns-responder.ts, the one the simulator runs) on the ECMA-419 UDP socket,
+// bound to port 5353 with the mDNS group joined (src/device/mdns-socket, per platform): it claims {hostname}.local by
+// probing (a name someone else answers for becomes name-2, name-3…), announces _http._tcp and
+// _brainstem._tcp on the REST port with the TXT record of src/api/announcement.ts, and answers queries
+// for as long as the network is up. After a reset that changed the saved hostname or REST port, start()
+// announces again under the new ones. No packet can make it throw: the responder drops what it
+// cannot read.
 
 import config from 'mc/config';
-import MDNS from 'mdns';
+import Timer from 'timer';
+import platform from 'hal/device/platform';
 import { announcedHostname, announcementTxt, SERVICE_TYPES } from '../api/announcement';
+import { MdnsResponder } from '../dns/mdns-responder';
+import { ipv4Bytes } from '../dns/mdns-names';
+import { openMdnsSocket, type MdnsSocket } from 'src/device/mdns-socket';
 import type { ModuleHal } from '../../hal/types';
 
-/** The mdns module's callback message for a claimed host name (MDNS.hostName). */
-const CLAIMED = 1;
-/** The socket module's message for a received packet (kSocketMsgDataReceived). */
-const RECEIVED = 2;
-
-type SocketCallback = (message: number, value?: unknown, address?: string, port?: number) => void;
-const mdnsCallback = (MDNS.prototype as unknown as { callback: SocketCallback }).callback;
-
-/**
- * Moddable's MDNS, handed received packets only: it reads a packet on every socket message, and the
- * desktop host's socket also tells a UDP socket it is "connected" and its data "sent" (on ESP32 a UDP
- * socket reports received packets only, so this changes nothing there).
- */
-class Responder extends MDNS {
-  callback(message: number, value?: unknown, address?: string, port?: number): void {
-    if (message === RECEIVED) mdnsCallback.call(this, message, value, address, port);
-  }
-}
-Object.freeze(Responder.prototype);
-
-type Claimer = Responder & { close(): void };
 
 export class Announcer {
-  #mdns: Claimer | null = null;
+  #socket: MdnsSocket | null = null;
+  #responder: MdnsResponder | null = null;
   #hostname = '';
   #port = 0;
+  #txt = '';
+  readonly #now: () => number;
+  readonly #named: (name: string) => void;
+
+  /** `now`: monotonic ms; `named`: the name the module took (after any renaming), '' when withdrawn. */
+  constructor(now: () => number, named: (name: string) => void) {
+    this.#now = now;
+    this.#named = named;
+  }
+
+  /** The responder (its counters), for tests and the trace. */
+  get responder(): MdnsResponder | null {
+    return this.#responder;
+  }
 
   /**
    * Announce `device` on `port`, unless it is announced so already, or the build says not to
-   * (config.announce false: the lin desktop host of SDK 8.2.3, whose socket module refuses every
-   * multicast address and then closes descriptor 0 when the half-made socket is collected; a by-hand
-   * build with a fixed socket module sets it true in its own manifest).
+   * (config.announce false; docs/module.md §Discovery).
    */
   start(device: ModuleHal, port: number, tokenSet: boolean): void {
     const setting = (config as { announce?: unknown }).announce;
@@ -48,29 +47,63 @@ export class Announcer {
       trace('not announced: config.announce is false on this platform\n');
       return;
     }
-    const hostName = announcedHostname(device);
-    if (this.#mdns && hostName === this.#hostname && port === this.#port) return;
-    this.close();
-    this.#hostname = hostName;
-    this.#port = port;
+    const hostname = announcedHostname(device);
     const txt = announcementTxt(device, tokenSet);
-    try {
-      const mdns = new Responder({ hostName }, (message, value) => {
-        if (message !== CLAIMED || !value) return; // '' while probing
-        for (let i = 0; i < SERVICE_TYPES.length; i++) mdns.add({ name: SERVICE_TYPES[i], protocol: 'tcp', port, txt });
-        trace(`announced ${value}.local (_http._tcp, _brainstem._tcp) on port ${port}\n`);
-      }) as Claimer;
-      this.#mdns = mdns;
-    } catch (e) {
-      // No multicast socket (the SDK 8.2.3 desktop host refuses every multicast address): the REST
-      // API serves on, unannounced.
-      trace(`not announced: ${e instanceof Error ? e.message : String(e)}\n`);
-    }
+    const txtText = JSON.stringify(txt);
+    if (this.#responder && hostname === this.#hostname && port === this.#port && txtText === this.#txt) return;
+    if (!this.#responder && !this.#open()) return;
+    this.#hostname = hostname;
+    this.#port = port;
+    this.#txt = txtText;
+    this.#responder!.setAddresses(ipv4Bytes(platform.ipAddress()) ?? new Uint8Array(0));
+    this.#responder!.set(0, { hostname, port, txt });
   }
 
+  /** Goodbye (TTL 0) for everything announced, and the socket closed: the network went down. */
   close(): void {
-    if (this.#mdns) this.#mdns.close();
-    this.#mdns = null;
+    if (this.#responder) this.#responder.close();
+    if (this.#socket) this.#socket.close();
+    this.#responder = null;
+    this.#socket = null;
+    this.#hostname = '';
+  }
+
+  #open(): boolean {
+    try {
+      this.#socket = openMdnsSocket((count: number) => this.#read(count));
+    } catch (e) {
+      // No socket (port 5353 taken, no network) or no group: the REST API serves on, unannounced.
+      trace(`not announced: ${e instanceof Error ? e.message : String(e)}\n`);
+      return false;
+    }
+    const socket = this.#socket;
+    this.#responder = new MdnsResponder({
+      send: (packet, address, port) => socket.write(packet, address, port),
+      now: this.#now,
+      setTimer: (callback, ms) => Timer.set(callback, ms),
+      clearTimer: (t) => Timer.clear(t as Timer),
+      named: (_, name) => {
+        if (name) trace(`announced ${name}.local (_http._tcp, _brainstem._tcp) on port ${this.#port}\n`);
+        this.#named(name);
+      },
+    }, SERVICE_TYPES, 1);
+    return true;
+  }
+
+  #read(count: number): void {
+    const socket = this.#socket;
+    const responder = this.#responder;
+    // Every queued packet is read: lwIP's socket queues them without limit until read.
+    for (let i = 0; socket && i < count; i++) {
+      let packet: ReturnType<MdnsSocket['read']>;
+      try {
+        packet = socket.read();
+      } catch {
+        return;
+      }
+      if (!packet) return;
+      if (responder) responder.receive(new Uint8Array(packet), packet.byteLength, packet.address, packet.port);
+    }
   }
 }
 Object.freeze(Announcer.prototype);

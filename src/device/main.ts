@@ -51,7 +51,8 @@ clock.keepFed();
 const ticks = clock.now;
 // {hostname}.local and the REST port by DNS-SD: announced whenever the API listens, again when a reset
 // changed either, and withdrawn while the network is down.
-const announcer = new Announcer();
+// The name it took (brainstem-…-2 after a conflict) is a name the Host check accepts.
+const announcer = new Announcer(ticks, (name) => api.setAnnouncedName(0, name));
 
 const boardProfile = board();
 const device = createDeviceModule({

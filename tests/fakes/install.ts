@@ -21,7 +21,6 @@ const FAKES: Record<string, string> = {
   'Resource': './resource',
   'embedded:network/interface/wifi': './wifi',
   'sntp': './sntp',
-  'mdns': './mdns',
   'watchdog': './watchdog',
   'embedded:storage/flash': './flash',
   'embedded:update': './update',
@@ -29,6 +28,9 @@ const FAKES: Record<string, string> = {
   'ota-state': './ota-state',
   // The ESP32's firmware HAL, over the fakes above; named so its relative imports resolve under XS too.
   'hal/device/firmware/platform': '../../hal/device/firmware/esp32',
+  'embedded:io/socket/udp': './udp',
+  // Not a fake: the ESP32 socket (on the fake UDP socket).
+  'src/device/mdns-socket': '../../src/device/mdns-socket/ecma419',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;

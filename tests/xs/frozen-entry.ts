@@ -15,6 +15,11 @@ import { Connection } from '../../src/http/connection';
 import { RequestParser } from '../../src/http/request-parser';
 import { HttpResponse } from '../../src/http/request';
 import { REASONS } from '../../src/http/response-writer';
+import { DnsReader } from '../../src/dns/dns-reader';
+import { DnsWriter } from '../../src/dns/dns-writer';
+import { Instance, RecordSet } from '../../src/dns/mdns-records';
+import { Composer } from '../../src/dns/mdns-composer';
+import { MdnsResponder } from '../../src/dns/mdns-responder';
 
 /** Paths under `value` (itself included) that are objects and not frozen. */
 function unfrozen(value: unknown, path: string, out: string[], seen: object[]): void {
@@ -56,6 +61,8 @@ function report(probe: boolean): string {
   const classes: [string, { prototype: object }][] = [
     ['Api', Api], ['Connection', Connection], ['RequestParser', RequestParser], ['HttpResponse', HttpResponse],
     ['TimestampClock', TimestampClock], ['ApiError', ApiError], ['ErrorWord', ErrorWord],
+    ['DnsReader', DnsReader], ['DnsWriter', DnsWriter], ['Instance', Instance], ['RecordSet', RecordSet],
+    ['Composer', Composer], ['MdnsResponder', MdnsResponder],
   ];
   for (const [name, cls] of classes) if (!Object.isFrozen(cls.prototype)) out.push(name + '.prototype');
   return JSON.stringify({ checked: tables.length + classes.length, routes: allRoutes().length, unfrozen: out });

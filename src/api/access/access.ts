@@ -60,6 +60,8 @@ export class AccessControl {
   private readonly anyOrigin: boolean;
   private readonly ticks: () => number;
   private readonly lockout = new LockoutTable();
+  /** The names the modules announced (lower case, '' for none), by module index. */
+  private readonly announced: string[] = [];
   /** The last Host found HOST_ALWAYS (every request of a client repeats it): checked by one compare. */
   private alwaysHost: string | null = null;
 
@@ -72,11 +74,17 @@ export class AccessControl {
     this.ticks = options?.ticks ?? Date.now;
   }
 
+  /** Module `index` announced itself as `name` ('' when withdrawn). */
+  setAnnouncedName(index: number, name: string): void {
+    while (this.announced.length <= index) this.announced.push('');
+    this.announced[index] = name.toLowerCase();
+  }
+
   /** 403 unless the Host names this server (checked before anything is executed). */
   checkHost(req: HttpRequest, devices: readonly ModuleHal[]): void {
     const host = req.host;
     if (host === this.alwaysHost) return;
-    const standing = hostStanding(host, this.hosts, devices);
+    const standing = hostStanding(host, this.hosts, devices, this.announced);
     if (standing === HOST_REFUSED) {
       throw new ApiError(aErrPermission, `Host '${host}' does not name this server; an operator can allow it`);
     }

@@ -89,11 +89,21 @@ export const HOST_ALWAYS = 1;
 /** Allowed as a module's hostname, which a PUT may change. */
 export const HOST_HOSTNAME = 2;
 
+/** host[0, end) is `name` (lower case, not empty) or `name.local`, in any ASCII case. */
+function sameAnnounced(host: string, end: number, name: string): boolean {
+  const n = name.length;
+  if (n === 0) return false;
+  if (end === n + 6) return sameName(host.slice(0, n), n, name) && sameName(host.slice(n, end), 6, '.local');
+  return sameName(host, end, name);
+}
+
 /**
  * Whether `host` (the Host header, '' when absent) names this server, and why (HOST_*). No Host at
- * all is an HTTP/1.0 client, not a browser: allowed. `allowed` holds lower-case names.
+ * all is an HTTP/1.0 client, not a browser: allowed. `allowed` holds lower-case names; `announced`
+ * the lower-case names the modules announced by DNS-SD (a renamed module's `…-2` among them).
  */
-export function hostStanding(host: string, allowed: readonly string[], devices: readonly ModuleHal[]): number {
+export function hostStanding(host: string, allowed: readonly string[], devices: readonly ModuleHal[],
+  announced: readonly string[] = []): number {
   if (host === '') return HOST_ALWAYS;
   if (host.charCodeAt(0) === 91) return isIpv6(host) ? HOST_ALWAYS : HOST_REFUSED;
   const end = nameEnd(host);
@@ -104,6 +114,7 @@ export function hostStanding(host: string, allowed: readonly string[], devices: 
     const bytes = hostnameOf(devices[i]);
     if (bytes && sameHostname(host, end, bytes)) return HOST_HOSTNAME;
   }
+  for (let i = 0; i < announced.length; i++) if (sameAnnounced(host, end, announced[i])) return HOST_HOSTNAME;
   return HOST_REFUSED;
 }
 
