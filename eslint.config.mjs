@@ -40,8 +40,8 @@ const GENERATED = [
 
 export default defineConfig(
   {
-    // native/, src/device/native: XS JavaScript with host functions (`static f() @ "xs_f"`), which only xsc parses.
-    ignores: ['build/**', 'node_modules/**', 'resources/**', 'docs/**', 'native/**/*.js', 'src/device/native/**', ...GENERATED],
+    // native/: XS JavaScript with host functions (`static f() @ "xs_f"`), which only xsc parses.
+    ignores: ['build/**', 'node_modules/**', 'resources/**', 'docs/**', 'native/**/*.js', ...GENERATED],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },

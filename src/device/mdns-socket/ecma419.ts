@@ -1,7 +1,7 @@
 // `src/device/mdns-socket` on ESP32 (the manifest's platform sections map it): the multicast DNS
 // socket, an ECMA-419 UDP socket bound to port 5353 that has joined 224.0.0.251 with add(), which on
 // ESP32 joins on every interface with an address (modules/io/socket/lwip/udp.c:233-254). The Pico W
-// and the desktop host map their own (src/device/native/mdns-socket-pico, -lin): docs/module.md
+// and the desktop host map their own (native/mdns-socket/mdns-socket-pico, -lin): docs/module.md
 // §Discovery.
 
 import UDP from 'embedded:io/socket/udp';
