@@ -136,6 +136,15 @@ export interface FirmwareWriter {
 }
 
 /** A module's firmware: what runs, and how a new image is written (docs/firmware.md). */
+/** What a board's firmware HAL is made with (hal/device/firmware/: esp32.ts, none.ts). */
+export interface FirmwareOptions {
+  /** The running firmware's packed version and build (the manifest's config.firmware). */
+  readonly version: number;
+  readonly build: number;
+  /** Restart once the answer has gone (src/device/main.ts: after the server's flush). */
+  readonly restart: () => void;
+}
+
 export interface FirmwareHal {
   status(): FirmwareStatus;
   /** The largest image the other slot takes, bytes. */

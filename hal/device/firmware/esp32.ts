@@ -11,7 +11,7 @@ import { Digest } from 'crypt';
 import OtaState from 'ota-state';
 import { ApiError, aErrIO, aErrParam, aErrUnimplemented } from '../../kit/errors';
 import { checkAppImage, DESCRIPTOR_END } from './app-image';
-import type { FirmwareHal, FirmwareStatus, FirmwareWriter, Sha256 } from '../../types';
+import type { FirmwareHal, FirmwareOptions, FirmwareStatus, FirmwareWriter, Sha256 } from '../../types';
 
 /** What a native failure says (the SDK throws Errors with short messages: "write failed"). */
 function why(e: unknown): string {
@@ -92,14 +92,6 @@ class Esp32Writer implements FirmwareWriter {
   }
 }
 Object.freeze(Esp32Writer.prototype);
-
-export interface FirmwareOptions {
-  /** The running firmware's packed version and build (the manifest's config.firmware). */
-  readonly version: number;
-  readonly build: number;
-  /** Restart once the answer has gone (src/device/main.ts: after the server's flush). */
-  readonly restart: () => void;
-}
 
 export class Esp32Firmware implements FirmwareHal {
   readonly chipId: number;

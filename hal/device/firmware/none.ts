@@ -2,8 +2,7 @@
 // GET …/firmware tells what runs; PUT answers 501 saying why (docs/firmware.md).
 
 import { ApiError, aErrUnimplemented } from '../../kit/errors';
-import type { FirmwareHal, FirmwareStatus, FirmwareWriter, Sha256 } from '../../types';
-import type { FirmwareOptions } from './esp32';
+import type { FirmwareHal, FirmwareOptions, FirmwareStatus, FirmwareWriter, Sha256 } from '../../types';
 
 export const UNSUPPORTED = 'this board cannot update its firmware over HTTP: the Moddable SDK writes a new image ' +
   '(embedded:update) on the ESP32 only, and this board has no second firmware slot; flash it over USB (docs/module.md)';
