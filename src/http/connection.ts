@@ -8,24 +8,16 @@
 // or is answering, and since when.
 
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
-import { HttpResponse, type RequestHandler } from './request';
+import type { RequestHandler } from './request';
 import { NOTHING_NOW, STREAM_ENDED, StreamedBody } from './streamed-body';
+import { ConnectionShared, type ConnectionOptions, type Transport } from './connection-shared';
 import { CONTINUE, responseText, writeResponse } from './response-writer';
-import { standardTextCodec, type TextCodec } from '../../util/text';
-import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './http-limits';
+import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS } from './http-limits';
 import { SLOT_ANSWERING, SLOT_IDLE, SLOT_PARTIAL, type SlotHolder } from './connection-slots';
 
 export type { RequestHandler };
-
-export interface Transport {
-  write(bytes: Uint8Array): void;
-  /** Optional: write text as UTF-8, encoded natively as it is written (Node's socket.write of a
-   * string): a text answer then needs no byte array of its own. Without it, encode and write(). */
-  writeText?(text: string): void;
-  close(): void;
-  /** Bytes written and not yet taken by the peer: streamed bodies wait while it is high (streamed-body.ts). */
-  backlog?(): number;
-}
+export type { Transport, ConnectionOptions };
+export { ConnectionShared };
 
 /** Binary bodies larger than this are written apart from their head. */
 const LARGE_BODY = 1024;
@@ -33,60 +25,40 @@ const LARGE_BODY = 1024;
 /** Request bytes held while a finite stream is being sent; more closes the connection after it. */
 const HELD_MAX = 8192;
 
-export interface ConnectionOptions {
-  /** Millisecond clock for the timeouts; default Date.now. */
-  now?: () => number;
-  /** Close a connection idle between requests this long (ms); default IDLE_TIMEOUT_MS. */
-  idleTimeoutMs?: number;
-  /** UTF-8 codec for the answers; default the engine's own (share one across connections). */
-  codec?: TextCodec;
-  /** The client's address (HttpRequest.peer), for per-client limits. */
-  peer?: string;
-  /** The answer being made, shared by a server's connections: each is made and written in one call. */
-  response?: HttpResponse;
-}
+// Connection.flags bits (one number rather than a slot each).
+const CLOSED = 1, ANSWERED = 2, ANSWERING = 4, PUMPING = 8;
 
 export class Connection implements SlotHolder {
   private readonly parser: RequestParser;
-  private readonly response: HttpResponse;
-  private readonly handler: RequestHandler;
+  private readonly shared: ConnectionShared;
   /** Where its answers go (the device notes whose answer a reset waits for). */
   readonly transport: Transport;
-  private readonly now: () => number;
-  private readonly idleTimeoutMs: number;
-  private readonly codec: TextCodec;
-  /** When the present request's first byte came (its head's deadline counts from here). */
-  private headStartedAt = 0;
+  /** When the present request's first byte came, then when its head ended: its head's, then its body's deadline counts from here. */
+  private phaseAt = 0;
   /** Slot age: the present request's first byte, or the accept time before the first request. */
   private requestSince: number;
-  /** When the present request's head ended (its body's deadline counts from here). */
-  private headEndedAt = 0;
-  /** When the last answer went out (idle since then). */
-  private answeredAt = 0;
+  /** The last bytes read or answer sent (idle since then). */
   private lastActivity: number;
-  /** When a finite stream last wrote a piece (its client's reading, not its sending, keeps it alive). */
-  private progressAt = 0;
-  /** The streamed body this connection sends after its head, when `body.active`. */
-  private readonly body: StreamedBody;
-  private pumping = false;
+  /** The streamed body being sent after its head, made when an answer streams. */
+  private body: StreamedBody | null = null;
   /** Request bytes that came while a finite stream was being sent (a copy), or null. */
   private held: Uint8Array | null = null;
-  private answered = false; // has a complete request been answered yet?
-  private answering = false;
-  closed = false;
+  /** CLOSED | ANSWERED (a complete request has been answered) | ANSWERING | PUMPING. */
+  private flags = 0;
 
+  /** `options.shared` (a server's) or the other options: a connection on its own makes its own. */
   constructor(handler: RequestHandler, transport: Transport, options?: ConnectionOptions) {
-    this.handler = handler;
+    const shared = options?.shared ?? new ConnectionShared(handler, options);
+    this.shared = shared;
     this.transport = transport;
-    this.now = options?.now ?? Date.now;
-    this.idleTimeoutMs = options?.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
-    this.codec = options?.codec ?? standardTextCodec();
-    this.response = options?.response ?? new HttpResponse();
-    this.parser = new RequestParser(this.codec);
-    this.body = new StreamedBody(transport, this.codec);
-    this.lastActivity = this.now();
+    this.parser = new RequestParser(shared.codec, shared.framing);
+    this.lastActivity = shared.now();
     this.requestSince = this.lastActivity;
     this.parser.peer = options?.peer ?? '';
+  }
+
+  get closed(): boolean {
+    return (this.flags & CLOSED) !== 0;
   }
 
   /** Bytes of request buffers held now (an idle connection holds at most 512). */
@@ -98,34 +70,35 @@ export class Connection implements SlotHolder {
   receive(bytes: Uint8Array, end = bytes.length): void {
     const parser = this.parser;
     let offset = 0;
-    this.lastActivity = this.now();
-    if (this.body.active) {
+    this.lastActivity = this.shared.now();
+    if (this.body) {
       if (this.body.ends) this.hold(bytes, 0, end); // answered once the stream has ended
       return; // an event stream's connection reads nothing more
     }
-    while (!this.closed && !this.body.active && offset < end) {
+    while (!(this.flags & CLOSED) && !this.body && offset < end) {
       const wasStarted = parser.started;
       const result = parser.feed(bytes, offset, end);
       offset += parser.consumed;
       if (!wasStarted && parser.started) {
-        this.headStartedAt = this.lastActivity;
-        if (this.answered) this.requestSince = this.lastActivity;
+        this.phaseAt = this.lastActivity;
+        if (this.flags & ANSWERED) this.requestSince = this.lastActivity;
       }
       if (result === FAILED) {
         this.fail(parser.errorStatus, parser.errorMessage);
       } else if (result === COMPLETE) {
         this.answer();
       } else if (result === BODY_FOLLOWS) {
-        this.headEndedAt = this.lastActivity;
-        if (parser.expectContinue) this.transport.write(this.codec.encode(CONTINUE));
+        this.phaseAt = this.lastActivity;
+        if (parser.expectContinue) this.transport.write(this.shared.codec.encode(CONTINUE));
       }
     }
-    if (this.body.active && this.body.ends && offset < end) this.hold(bytes, offset, end);
+    const body = this.body as StreamedBody | null; // answer() may have made it
+    if (body && body.ends && offset < end) this.hold(bytes, offset, end);
   }
 
   /** The transport took bytes (a drain): a finite stream makes its next pieces now, not at the tick. */
   drained(): void {
-    if (this.body.active && this.body.ends && !this.closed) this.pumpStream();
+    if (this.body && this.body.ends && !(this.flags & CLOSED)) this.pumpStream();
   }
 
   /** The peer closed its side: nothing more will come. */
@@ -141,24 +114,25 @@ export class Connection implements SlotHolder {
    */
   checkTimeout(): boolean {
     const parser = this.parser;
-    if (this.closed) return false;
-    const now = this.now();
-    if (this.body.active && this.body.ends && now - this.progressAt >= this.idleTimeoutMs) {
+    if (this.flags & CLOSED) return false;
+    const now = this.shared.now();
+    const body = this.body;
+    if (body && body.ends && now - body.progressAt >= this.shared.idleTimeoutMs) {
       this.close(); // a client that stopped reading the description gives its slot back
       return true;
     }
-    if (this.body.active) return this.pumpStream(); // the same timer ticks event streams
+    if (body) return this.pumpStream(); // the same timer ticks event streams
     if (parser.inBody) {
-      if (now - this.headEndedAt < BODY_TIMEOUT_MS) return false;
+      if (now - this.phaseAt < BODY_TIMEOUT_MS) return false;
       this.fail(408, `request body not received within ${BODY_TIMEOUT_MS / 1000} s of its head`);
       return true;
     }
     if (parser.started) {
-      if (now - this.headStartedAt < HEADER_TIMEOUT_MS) return false;
+      if (now - this.phaseAt < HEADER_TIMEOUT_MS) return false;
       this.fail(408, `request head not received within ${HEADER_TIMEOUT_MS / 1000} s`);
       return true;
     }
-    if (now - this.lastActivity < this.idleTimeoutMs) return false;
+    if (now - this.lastActivity < this.shared.idleTimeoutMs) return false;
     this.close();
     return true;
   }
@@ -166,17 +140,17 @@ export class Connection implements SlotHolder {
   /** SlotHolder: answering, a partial request (a first request counts from the accept), or idle. */
   slotState(): number {
     // An event stream is an answer still being sent: its slot is busy, not idle.
-    if (this.answering || this.body.active) return SLOT_ANSWERING;
-    return !this.answered || this.parser.started ? SLOT_PARTIAL : SLOT_IDLE;
+    if (this.flags & ANSWERING || this.body) return SLOT_ANSWERING;
+    return !(this.flags & ANSWERED) || this.parser.started ? SLOT_PARTIAL : SLOT_IDLE;
   }
 
   slotSince(): number {
-    return this.slotState() === SLOT_IDLE ? this.answeredAt : this.requestSince;
+    return this.slotState() === SLOT_IDLE ? this.lastActivity : this.requestSince;
   }
 
   /** SlotHolder: give the slot to a newcomer. A partial request gets 408; an idle connection closes. */
   evict(): void {
-    if (this.closed) return;
+    if (this.flags & CLOSED) return;
     if (this.slotState() === SLOT_PARTIAL) this.fail(408, 'request not completed in time; its connection slot went to a new client');
     else this.close();
   }
@@ -188,10 +162,10 @@ export class Connection implements SlotHolder {
 
   private answer(): void {
     const parser = this.parser;
-    const res = this.response;
+    const res = this.shared.response;
     res.reset();
-    this.answering = true;
-    this.handler.handle(parser, res);
+    this.flags |= ANSWERING;
+    this.shared.handler.handle(parser, res);
     if (!parser.keepAlive) res.close = true;
     const headOnly = parser.method === 'HEAD';
     if (res.stream && res.streamEnds) {
@@ -200,12 +174,9 @@ export class Connection implements SlotHolder {
       else res.chunked = true;
     }
     this.send(headOnly);
-    this.answering = false;
-    this.answered = true;
-    this.answeredAt = this.lastActivity; // the read's time: a clock reading costs ~60 ns on Node
+    this.flags = (this.flags & ~ANSWERING) | ANSWERED; // lastActivity, the read's time, is when it was answered
     if (res.stream && !headOnly) {
-      this.body.start(res);
-      this.progressAt = this.lastActivity;
+      this.body = new StreamedBody(this.transport, this.shared.codec, res, this.lastActivity);
       if (this.body.ends) this.pumpStream(); // a finite stream starts at once
       return;
     }
@@ -216,32 +187,36 @@ export class Connection implements SlotHolder {
 
   /** An event stream's tick (it never ends on its own), or as much of a finite stream as fits. */
   private pumpStream(): boolean {
-    const body = this.body;
+    let body = this.body!;
+    const now = this.shared.now;
     if (!body.ends) {
-      body.tick(this.now());
+      body.tick(now());
       return false;
     }
-    if (this.pumping) return false; // a stream started by held input is pumped by the loop below
-    this.pumping = true;
+    if (this.flags & PUMPING) return false; // a stream started by held input is pumped by the loop below
+    this.flags |= PUMPING;
     try {
-      while (body.active && !this.closed && body.hasRoom()) {
-        const step = body.next(this.now());
+      // this.body, not `body`: held input answered after the end may have started the next stream.
+      while ((body = this.body!) && body.ends && !(this.flags & CLOSED) && body.hasRoom()) {
+        const step = body.next(now());
         if (step === STREAM_ENDED) this.afterStream();
         else if (step === NOTHING_NOW) break;
-        else this.progressAt = this.lastActivity = this.now();
+        else body.progressAt = this.lastActivity = now();
       }
     } catch {
       this.close(); // a piece failed after the head went out: only closing tells the client
     } finally {
-      this.pumping = false;
+      this.flags &= ~PUMPING;
     }
-    return this.closed;
+    return (this.flags & CLOSED) !== 0;
   }
 
   /** A finite stream has ended: read on (what was held first), or close. */
   private afterStream(): void {
-    this.answeredAt = this.lastActivity = this.now();
-    if (this.body.closes) {
+    this.lastActivity = this.shared.now();
+    const closes = this.body!.closes;
+    this.body = null;
+    if (closes) {
       this.close();
       return;
     }
@@ -256,7 +231,7 @@ export class Connection implements SlotHolder {
     const held = this.held;
     const size = (held ? held.length : 0) + end - from;
     if (size > HELD_MAX) {
-      this.body.closes = true;
+      this.body!.closes = true;
       return;
     }
     const next = new Uint8Array(size);
@@ -266,9 +241,9 @@ export class Connection implements SlotHolder {
   }
 
   private fail(status: number, message: string, retryAfterS?: number): void {
-    const res = this.response;
+    const res = this.shared.response;
     res.reset();
-    this.handler.fail(status, message, this.parser.target, res);
+    this.shared.handler.fail(status, message, this.parser.target, res);
     res.close = true;
     res.retryAfter = retryAfterS ?? 0;
     this.send(false);
@@ -276,21 +251,23 @@ export class Connection implements SlotHolder {
   }
 
   private send(headOnly: boolean): void {
-    const res = this.response;
+    const { response: res, codec } = this.shared;
     // A large binary body (the console page, a store slot) goes as a second write of the
     // handler's own array, not copied behind the head: the module holds it once, not twice.
     if (res.bytes && res.bytes.length > LARGE_BODY && !headOnly) {
-      this.transport.write(writeResponse(res, true, this.codec));
+      this.transport.write(writeResponse(res, true, codec));
       this.transport.write(res.bytes);
-    } else if (!res.bytes && this.transport.writeText) this.transport.writeText(responseText(res, headOnly, this.codec));
-    else this.transport.write(writeResponse(res, headOnly, this.codec));
-    this.handler.afterResponse();
+    } else if (!res.bytes && this.transport.writeText) this.transport.writeText(responseText(res, headOnly, codec));
+    else this.transport.write(writeResponse(res, headOnly, codec));
+    this.shared.handler.afterResponse();
   }
 
   private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.body.release();
+    if (this.flags & CLOSED) return;
+    this.flags |= CLOSED;
+    const body = this.body;
+    this.body = null;
+    if (body) body.release();
     this.held = null;
     this.parser.reset(); // give the buffers back now; the object may linger with its socket
     this.transport.close();
