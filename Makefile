@@ -17,7 +17,7 @@ all: test
 
 # `make help`: every target with a `## ` description, one line each.
 help: ## list the targets
-	@awk -F':.*## ' 'BEGIN { n = 0; w = 0 } /^[a-z][a-z-]*:.*## / { name[n] = $$1; what[n++] = $$2; if (length($$1) > w) w = length($$1) } \
+	@awk -F':.*## ' 'BEGIN { n = 0; w = 0 } /^[a-z][a-z0-9-]*:.*## / { name[n] = $$1; what[n++] = $$2; if (length($$1) > w) w = length($$1) } \
 		END { for (i = 0; i < n; i++) printf "  make %-" w "s  %s\n", name[i], what[i] }' $(MAKEFILE_LIST)
 
 $(NPM_STAMP): package.json package-lock.json
@@ -160,7 +160,7 @@ MCCONFIG_ARGS ?=
 DEVICE_BUILD_DIR ?=
 MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
-.PHONY: device device-budget moddable-tools pico-tools pico-size check-moddable
+.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
 moddable-tools:
@@ -221,6 +221,32 @@ pico-size: ## sizes of the Pico W image make device built (flash, RAM, XS image,
 device-budget: $(NPM_STAMP) moddable-tools ## desktop-host build inside the module's fixed XS heap
 	rm -f "$(or $(DEVICE_BUILD_DIR),$$MODDABLE/build)"/tmp/lin/mc/*/brainstem-rest-budget/mc.xs.c
 	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -m -p lin $(MCCONFIG_OUT) $(MCCONFIG_ARGS) budget/manifest.json
+
+# The same at 3/4 of the module's heap (1,536 slots, 24 KB of chunks, fixed: budget/three-quarters/):
+# the room the module keeps for what comes next. Run it with
+# mcsim $(DEVICE_BUILD_DIR)/bin/lin/mc/release/brainstem-rest-budget-3q/mc.so, or make mcsim-load.
+device-budget-3q: $(NPM_STAMP) moddable-tools ## desktop-host build inside 3/4 of the module's fixed heap (1,536 slots, 24 KB)
+	rm -f "$(or $(DEVICE_BUILD_DIR),$$MODDABLE/build)"/tmp/lin/mc/*/brainstem-rest-budget-3q/mc.xs.c
+	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -m -p lin $(MCCONFIG_OUT) $(MCCONFIG_ARGS) budget/three-quarters/manifest.json
+
+# A debug desktop-host build that collects garbage every 10 ms and prints its heap once a second
+# (budget/measure/): tools/mcsim-run.mjs reads the live slots and chunk bytes from it. The app is
+# $(DEVICE_BUILD_DIR)/bin/lin/mc/debug/brainstem-rest-measure/mc.so.
+device-measure: $(NPM_STAMP) moddable-tools ## debug desktop-host build that prints its live heap (for make mcsim-load)
+	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -d -m -p lin -t build $(MCCONFIG_OUT) budget/measure/manifest.json
+
+# A device build under mcsim, in a network namespace of its own with a virtual display (Xvfb, installed
+# when missing), under a load: by default the mixed load of a lab for 120 s (tools/mcsim-churn-load.mjs
+# --mixed). Prints the load's statuses, and the heap at idle and at its peak for a device-measure build;
+# fails when the module aborts or stops answering. Needs root (unshare -n).
+#   make mcsim-load MCSIM_APP=/tmp/b/bin/lin/mc/release/brainstem-rest-budget-3q/mc.so
+#   make mcsim-load MCSIM_APP=/tmp/b/bin/lin/mc/debug/brainstem-rest-measure/mc.so LOAD_ARGS="--hold 4"
+MCSIM_APP ?=
+LOAD_ARGS ?= --mixed
+mcsim-load: ## run MCSIM_APP (a device build's mc.so) under mcsim with a load (LOAD_ARGS, default --mixed)
+	@[ -n "$(MCSIM_APP)" ] || { echo "make mcsim-load: MCSIM_APP=path/to/mc.so (make device-budget, device-budget-3q or device-measure)" >&2; exit 1; }
+	@command -v Xvfb >/dev/null || { apt-get update -qq && apt-get install -y -qq xvfb; }
+	node tools/mcsim-run.mjs --app "$(MCSIM_APP)" -- node tools/mcsim-churn-load.mjs $(LOAD_ARGS)
 
 # Device code (src/**, hal/types, hal/device/**) type-checked against the Moddable SDK typings.
 check-moddable: $(NPM_STAMP) ## type-check device code against the Moddable typings

@@ -6,13 +6,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Api } from '../src/api/api';
 import { Connection, type Transport } from '../src/http/connection';
-import { METRIC_ROWS } from '../src/api/resources/metric-table';
+import { METRIC_FAMILIES, metricRow } from '../src/api/resources/metric-family';
 import { allRoutes, routeForms } from '../src/api/route/routes';
 import { createSimModule, PROFILES } from '../hal/sim/index';
 import type { ModuleHal } from '../hal/types';
 import { freshWorld, makeModule } from './fakes/world';
 import { call, dechunk } from './helpers';
 import { NOW, parseExposition, scrape, scrapeRequest, type Family } from './metrics-helpers';
+
+/** Every family, as the module derives it from its route row. */
+const METRIC_ROWS = Array.from({ length: METRIC_FAMILIES }, (_, i) => metricRow(i));
 
 const ROOT = path.resolve(__dirname, '../..');
 const SERIALS = [0x1234abcd, 0x1234abce, 0x1234abcf, 0x1234abd0];
@@ -126,6 +129,13 @@ describe('GET /metrics: the metric table (what is a measurement)', () => {
       assert.doesNotMatch(notes.get(entity + '/' + op) ?? '', /reading clears/i, name);
     }
     assert.ok(!METRIC_ROWS.some((r) => r[0] === 'system' && r[1] === 'errors'), 'system/errors clears when read');
+  });
+
+  it('derives each family on the module exactly as the generator names it (tools/gen-metric-table.mjs)', async () => {
+    const gen = (await import(path.join(ROOT, 'tools/gen-metric-table.mjs'))) as { metricRows(text: string): unknown[][] };
+    const expected = gen.metricRows(fs.readFileSync(path.join(ROOT, 'spec/operations.tsv'), 'utf8')).map((r) => r.slice(0, 8));
+    assert.ok(expected.length > 50, `${expected.length} families`);
+    assert.deepEqual(METRIC_ROWS, expected);
   });
 
   it('takes every read-only int or bool measurement with a unit', () => {

@@ -13,14 +13,30 @@ import { XsnapWorker } from './xs/xsnap-worker';
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * Live slots the core adds over the loaded bundle and the HAL: measured 404 with 4 half requests held
- * (514 when every connection made its body buffer, chunked decoder and answer object of its own), 425
- * after 10,100 requests; 18 of them are the streamed-body path of a firmware update (each parser's sink,
- * its router and the Content-Digest value; the Api's table of uploads). The slots between the two are mostly the parser's three RegExps (src/http/patterns.ts),
+ * Live slots the core adds over the loaded bundle and the HAL: 351 after 10,100 requests with 4 half
+ * requests held (386 when each connection held its own answer fields, head framing and streamed-body
+ * object; 514 when it also made its body buffer, chunked decoder and answer object up front); of them
+ * about 24 are a firmware update's streamed-body path and an answer made later (each parser's sink and
+ * router, each connection's pending answer, the Api's table of uploads). The slots between the two are
+ * mostly the parser's three RegExps (src/http/patterns.ts),
  * made once at the first field that needs them on either path: these requests arrive in two reads, so
  * only the byte path runs here, and the fast path makes the same patterns at a device's first request.
  */
-const MAX_CORE_SLOTS = 440;
+const MAX_CORE_SLOTS = 360;
+/**
+ * Live slots one connection holding a half-received request adds: measured 56.5, 4 of them the update
+ * path and the answer made later (about 24 more when each held the server-wide fields itself, a head
+ * framing object and a streamed-body object while idle).
+ */
+const MAX_CONNECTION_SLOTS = 60;
+/** Slots one answered GET allocates (garbage included, between collections): measured 144. */
+const MAX_REQUEST_SLOTS = 150;
+/**
+ * Live slots a connection holds beyond an idle one while GET /metrics or the description streams and
+ * its socket is full: measured 85 and 79 (90 each when each metric family was a stored row and the
+ * streamed body and framing belonged to the connection).
+ */
+const MAX_STREAM_SLOTS = 85;
 /**
  * Buffer bytes the 4 connections hold: 4 x 512, the idle size of the on-demand request buffers, which a
  * small half-received request fits in (36,872 when each connection held a 5 KiB head and a 4 KiB body
@@ -76,5 +92,33 @@ describe('retained heap of the device-side core under XS', function () {
     assert.ok(afterLong - afterWarm <= SLOT_NOISE, `live slots grew from ${afterWarm} to ${afterLong} over 10,000 requests`);
     assert.ok(afterLong - base <= MAX_CORE_SLOTS, `the core retains ${afterLong - base} slots after 10,100 requests`);
     assert.equal(last.bytes, warm.bytes, 'buffer bytes held by the connections changed over 10,000 requests');
+  });
+
+  it('a connection, an answer and a streaming scrape or description each cost at most a fixed number of slots', async () => {
+    await command([0x53, 0]); // a fresh Api alone (the HAL is made before)
+    const apiAlone = await liveSlots();
+    await command([0x53, 4]);
+    const perConnection = ((await liveSlots()) - apiAlone) / 4;
+    assert.ok(perConnection > 0 && perConnection <= MAX_CONNECTION_SLOTS, `a connection holds ${perConnection} slots (bound ${MAX_CONNECTION_SLOTS})`);
+    const one = new Uint8Array([0x51, 0, 0, 0, 1]); // 'Q': one request, no report
+    for (let i = 0; i < 20; i++) await worker.command(one);
+    const growth: number[] = [];
+    let last = (await worker.command(one)).meter.currentHeapCount;
+    for (let i = 0; i < 40; i++) {
+      const now = (await worker.command(one)).meter.currentHeapCount;
+      growth.push(now - last);
+      last = now;
+    }
+    growth.sort((a, b) => a - b);
+    const perRequest = growth[growth.length >> 1]; // the median skips the samples with a collection
+    assert.ok(perRequest > 0 && perRequest <= MAX_REQUEST_SLOTS, `an answered GET allocates ${perRequest} slots (bound ${MAX_REQUEST_SLOTS})`);
+    const idle = await liveSlots();
+    for (const [name, kind] of [['GET /metrics', 0x6d], ['the description', 0x64]] as const) {
+      const started = await command([0x54, kind]);
+      const held = (await liveSlots()) - idle;
+      const done = await command([0x46]);
+      assert.ok(done.written > started.written + 4096, `${name} ran to its end after the socket drained`);
+      assert.ok(held > 0 && held <= MAX_STREAM_SLOTS, `a connection streaming ${name} holds ${held} slots more (bound ${MAX_STREAM_SLOTS})`);
+    }
   });
 });

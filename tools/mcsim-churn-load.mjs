@@ -1,32 +1,52 @@
 #!/usr/bin/env node
-// Connection churn, for a device build running in mcsim (docs/module.md §Memory budget): clients that
-// open a new connection for every request, more of them at once than the module has connection
-// slots. 4 clients each send --pairs GET + PUT pairs (system/0/uptime, system/0/hbinterval) while a
-// fifth fetches GET /metrics and a sixth the device description, --fetches times each (trying again
-// 20 ms after a 503, the module refusing a connection beyond its slots). Prints the statuses each kind got and
-// exits 1 when a request got no answer or the module no longer answers at the end (a fixed-heap
-// build aborts when it runs out).
+// Connection churn and the mixed load of a lab, for a device build running in mcsim (docs/module.md
+// §Memory budget). Churn: clients that open a new connection for every request, more of them at once
+// than the module has connection slots. 4 clients each send --pairs GET + PUT pairs (system/0/uptime,
+// system/0/hbinterval) while a fifth fetches GET /metrics and a sixth the device description, --fetches
+// times each (trying again 20 ms after a 503, the module refusing a connection beyond its slots).
+//
+// --seconds S runs every client for S seconds instead of a count. --mixed is the load of a lab: for
+// --seconds (default 120) the churn above, --keepalive 2 clients sending back-to-back GETs over
+// keep-alive connections (again on a fresh connection when the module closed an idle one, as a browser
+// does), and an event stream held open the whole time (opened again if the module ends it).
+// --hold N opens N keep-alive connections, sends one GET on each and holds them for --seconds (5):
+// what a connection costs.
+//
+// Prints the statuses each kind got and exits 1 when a request got no answer, the event stream got no
+// events, or the module no longer answers at the end (a fixed-heap build aborts when it runs out).
 //
 //   node tools/mcsim-churn-load.mjs [--port 8080] [--pairs 40] [--fetches 10]
+//   node tools/mcsim-churn-load.mjs --mixed [--seconds 120] [--keepalive 2]
+//   node tools/mcsim-churn-load.mjs --hold 4 [--seconds 5]
 
 import * as http from 'node:http';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '8080' }, pairs: { type: 'string', default: '40' },
-  fetches: { type: 'string', default: '10' } } });
-const [PORT, PAIRS, FETCHES] = [values.port, values.pairs, values.fetches].map(Number);
+  fetches: { type: 'string', default: '10' }, seconds: { type: 'string' }, mixed: { type: 'boolean', default: false },
+  keepalive: { type: 'string' }, events: { type: 'boolean' }, hold: { type: 'string', default: '0' } } });
+const [PORT, PAIRS, FETCHES, HOLD] = [values.port, values.pairs, values.fetches, values.hold].map(Number);
+const SECONDS = Number(values.seconds ?? (values.mixed ? 120 : HOLD ? 5 : 0));
+const KEEPALIVE = Number(values.keepalive ?? (values.mixed ? 2 : 0));
+const EVENTS = values.events ?? values.mixed;
+const KEEPALIVE_PATHS = ['/api/v1/device/system/0/uptime', '/api/v1/device/store/0/slotstate/0', '/api/v1/device/system/0/serialnumber',
+  '/api/v1/device', '/api/v1/device/ethernet/0/macaddress', '/api/v1/device/system/0/model'];
 
-/** One request on a connection of its own; resolves with its status (0: no answer) and body. */
-function exchange(method, path, body) {
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let end = Infinity; // with --seconds: when every client stops
+const running = () => Date.now() < end;
+
+/** One request (a connection of its own unless `agent`); resolves with its status (0: no answer), body and whether its socket was reused. */
+function exchange(method, path, body, agent = false) {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port: PORT, method, path, agent: false, headers: { host: '127.0.0.1' } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port: PORT, method, path, agent, headers: { host: '127.0.0.1' } }, (res) => {
       const parts = [];
       res.on('data', (d) => parts.push(d));
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(parts).toString() }));
-      res.on('error', () => resolve({ status: 0, body: '' }));
+      res.on('error', () => resolve({ status: 0, body: '', reused: req.reusedSocket }));
     });
     req.setTimeout(10_000, () => req.destroy());
-    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.on('error', () => resolve({ status: 0, body: '', reused: req.reusedSocket }));
     req.end(body);
   });
 }
@@ -39,19 +59,70 @@ function count(kind, status) {
   c[status] = (c[status] ?? 0) + 1;
 }
 
+/** `send` n times, or (with --seconds) until the time is up. */
 async function client(kind, n, send) {
-  for (let i = 0; i < n; i++) count(kind, await send());
+  for (let i = 0; SECONDS ? running() : i < n; i++) count(kind, await send());
 }
 
-/** A fetch that, refused for want of a slot (503), tries again 20 ms later, as a client would: at most 50 times. */
+/** A fetch that, refused for want of a slot (503), tries again 20 ms later, as a client would: 50 times (all the run with --seconds). */
 async function persistent(kind, path) {
-  for (let tries = 0; tries < 50; tries++) {
+  for (let tries = 0; tries < 50 || (SECONDS && running()); tries++) {
     const status = await request('GET', path);
     count(kind, status);
     if (status !== 503) return status;
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
   }
   return 503;
+}
+
+/**
+ * Back-to-back GETs over one keep-alive connection. The module closes a connection idle longest when a
+ * newcomer needs its slot: a request that meets that close on a reused socket goes again on a new one
+ * (Node's own advice, and what browsers do); a 503 is tried again 20 ms later.
+ */
+async function keepAliveClient(k) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  for (let n = 0; running(); n++) {
+    const path = KEEPALIVE_PATHS[(n + k) % KEEPALIVE_PATHS.length];
+    let r = await exchange('GET', path, undefined, agent);
+    if (r.status === 0 && r.reused) {
+      count('keep-alive: a reused connection closed by the module, sent again', 'retried');
+      r = await exchange('GET', path, undefined, agent);
+    }
+    count('GET over keep-alive', r.status);
+    if (r.status === 503) await sleep(20);
+  }
+  agent.destroy();
+}
+
+let events = 0;
+
+/** An event stream held open until the end (opened again when it ends), counting the events it gets. */
+async function eventStream(description) {
+  const path = description + '/events?watch=system/0/uptime&interval=200';
+  while (running()) {
+    const status = await new Promise((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port: PORT, path, agent: false, headers: { host: '127.0.0.1' } }, (res) => {
+        if (res.statusCode !== 200) { res.resume(); res.on('end', () => resolve(res.statusCode)); return; }
+        res.setEncoding('utf8');
+        res.on('data', (d) => { events += d.split('\ndata: ').length - 1 + (d.startsWith('data: ') ? 1 : 0); });
+        const stop = setInterval(() => { if (!running()) { clearInterval(stop); req.destroy(); resolve(200); } }, 100);
+        res.on('end', () => { clearInterval(stop); resolve(running() ? 'ended by the module' : 200); });
+        res.on('error', () => { clearInterval(stop); resolve(running() ? 0 : 200); });
+      });
+      req.on('error', () => resolve(running() ? 0 : 200));
+    });
+    count('GET events (held open)', status);
+    if (status !== 200) await sleep(status === 503 ? 20 : 200);
+  }
+}
+
+/** --hold N: N keep-alive connections, one GET each, held open for --seconds. */
+async function hold() {
+  const agents = Array.from({ length: HOLD }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+  for (const a of agents) count('GET, then held open', (await exchange('GET', '/api/v1/device/system/0/uptime', undefined, a)).status);
+  await sleep(SECONDS * 1000);
+  for (const a of agents) a.destroy();
 }
 
 async function main() {
@@ -62,25 +133,33 @@ async function main() {
   }
   const description = '/api/v1/device/0x' + JSON.parse(serial.body).response.value.toString(16).padStart(8, '0');
   const t0 = Date.now();
+  if (SECONDS) end = t0 + SECONDS * 1000;
   const pair = async () => {
     const get = await request('GET', '/api/v1/device/system/0/uptime');
     count('GET system/0/uptime', get);
     return request('PUT', '/api/v1/device/system/0/hbinterval', '{"value":20}');
   };
-  await Promise.all([
-    ...[1, 2, 3, 4].map(() => client('PUT system/0/hbinterval', PAIRS, pair)),
-    client('', FETCHES, () => persistent('GET /metrics', '/metrics')),
-    client('', FETCHES, () => persistent('GET the description', description)),
-  ]);
+  if (HOLD) await hold();
+  else {
+    await Promise.all([
+      ...[1, 2, 3, 4].map(() => client('PUT system/0/hbinterval', PAIRS, pair)),
+      client('', FETCHES, () => persistent('GET /metrics', '/metrics')),
+      client('', FETCHES, () => persistent('GET the description', description)),
+      ...Array.from({ length: KEEPALIVE }, (_, k) => keepAliveClient(k)),
+      ...(EVENTS ? [eventStream(description)] : []),
+    ]);
+  }
   const after = await request('GET', '/api/v1/device/system/0/serialnumber');
-  console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s, a connection per request:`);
+  console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s, ${HOLD ? `${HOLD} connections held open` : `a connection per request${KEEPALIVE ? `, ${KEEPALIVE} keep-alive clients` : ''}${EVENTS ? ', an event stream' : ''}`}:`);
   for (const [kind, c] of Object.entries(counts)) {
     if (!kind) continue; // the retrying clients' own tally
     console.log(`  ${kind}: ${Object.entries(c).map(([s, n]) => `${n} x ${s === '0' ? 'no answer' : s}`).join(', ')}`);
   }
+  if (EVENTS) console.log(`  events received: ${events}`);
   console.log(`  afterwards: ${after === 200 ? '200, the module answers' : after ? after : 'no answer: the module is gone'}`);
   const lost = Object.entries(counts).some(([kind, c]) => kind && c[0]);
-  process.exit(after === 200 && !lost ? 0 : 1);
+  const noEvents = EVENTS && events === 0;
+  process.exit(after === 200 && !lost && !noEvents ? 0 : 1);
 }
 
 void main();

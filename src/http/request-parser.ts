@@ -1,10 +1,9 @@
 // Incremental HTTP/1.1 request parser over bytes (RFC 9112), in the manner of picohttpparser:
 // the head is copied into a buffer until its blank line arrives, then parsed in one pass; the body
 // (Content-Length, or chunked through ChunkedDecoder) is copied into a second buffer. Both buffers
-// start small, grow only while a request needs it and shrink back after it (ByteBuffer). Only what
-// the server needs is kept; every limit is checked as bytes arrive. Framing is strict: CRLF line ends
-// only, a bare CR or LF is 400. A head that arrives whole in one read takes a native fast path
-// (whole-head.ts) that hands anything unusual back to this byte path.
+// start small, grow only while a request needs it and shrink back after it (ByteBuffer). Only what the
+// server needs is kept; every limit is checked as bytes arrive. Framing is strict: CRLF line ends only,
+// a bare CR or LF is 400. A head whole in one read takes a native fast path (whole-head.ts).
 
 import { BODY_MAX, HEAD_MAX, HEADER_BLOCK_MAX, HEADER_FIELDS_MAX, REQUEST_LINE_MAX } from './http-limits';
 import type { HttpRequest, RequestBodySink, RequestHandler } from './request';
@@ -25,10 +24,7 @@ export const COMPLETE = 2;
 /** The request is malformed: answer errorStatus and close. */
 export const FAILED = 3;
 
-/**
- * Request-buffer sizes while idle (ByteBuffer, bytes): an idle keep-alive connection holds HEAD_INITIAL + BODY_INITIAL bytes.
- * 512 holds the head of a typical API request (curl ~100 B, a browser's fetch ~500 B) without growing.
- */
+/** Idle request-buffer bytes (an idle connection holds both): 512 holds a typical head (curl ~100 B, fetch ~500 B). */
 export const HEAD_INITIAL = 512;
 export const BODY_INITIAL = 0;
 
@@ -58,11 +54,14 @@ export class RequestParser extends RequestHead implements HttpRequest {
   private fieldCount = 0;
   private leadingCR = false; // a CR of an empty line before the request line, its LF still to come
   private remaining = 0; // bytes left in a Content-Length body
-  private readonly framing = new HeadFraming();
+  private readonly framing: HeadFraming;
+  private readonly codec: TextCodec | null;
 
-  /** `codec` decodes a whole head for the fast path; null keeps every head on the byte path. */
-  constructor(private readonly codec: TextCodec | null = standardTextCodec()) {
+  /** `codec`: for the fast path (null: byte path only). `framing` may be shared: a head is parsed within one feed(). */
+  constructor(codec: TextCodec | null = standardTextCodec(), framing: HeadFraming = new HeadFraming()) {
     super();
+    this.codec = codec;
+    this.framing = framing;
   }
 
   /** Forget the last request and give back buffer room it needed. */

@@ -138,26 +138,3 @@ export interface RequestHandler {
   /** Called after each response has been handed to the transport. */
   afterResponse(): void;
 }
-
-export interface Transport {
-  write(bytes: Uint8Array): void;
-  /** Optional: write text as UTF-8, encoded natively as it is written (Node's socket.write of a
-   * string): a text answer then needs no byte array of its own. Without it, encode and write(). */
-  writeText?(text: string): void;
-  close(): void;
-  /** Bytes written and not yet taken by the peer: streamed bodies wait while it is high (streamed-body.ts). */
-  backlog?(): number;
-}
-
-export interface ConnectionOptions {
-  /** Millisecond clock for the timeouts; default Date.now. */
-  now?: () => number;
-  /** Close a connection idle between requests this long (ms); default IDLE_TIMEOUT_MS. */
-  idleTimeoutMs?: number;
-  /** UTF-8 codec for the answers; default the engine's own (share one across connections). */
-  codec?: TextCodec;
-  /** The client's address (HttpRequest.peer), for per-client limits. */
-  peer?: string;
-  /** The answer being made, shared by a server's connections: each is made and written in one call. */
-  response?: HttpResponse;
-}

@@ -3,8 +3,7 @@
 // request handler, which is admitted to a slot or answered 503 (docs/api.md §HTTP limits); one timer,
 // every TICK_MS, checks each admitted connection's deadlines and ticks its event stream.
 
-import { Connection, type RequestHandler, type Transport } from './connection';
-import { HttpResponse } from './request';
+import { Connection, ConnectionShared, type RequestHandler, type Transport } from './connection';
 import { ConnectionSlots } from './connection-slots';
 import type { TextCodec } from '../../util/text';
 
@@ -22,26 +21,19 @@ export interface ServerCoreOptions {
 
 export class ServerCore {
   readonly slots: ConnectionSlots<Connection>;
-  private readonly handler: RequestHandler;
   private readonly now: () => number;
-  private readonly idleTimeoutMs: number | undefined;
-  private readonly codec: TextCodec | undefined;
-  /** One answer in the making for every connection: a connection makes and writes its answer in one call. */
-  private readonly response = new HttpResponse();
+  /** What every connection shares (handler, clock, codec, the one answer in the making, the head's framing). */
+  private readonly shared: ConnectionShared;
 
   constructor(handler: RequestHandler, options: ServerCoreOptions) {
-    this.handler = handler;
     this.slots = new ConnectionSlots<Connection>(options.maxConnections);
     this.now = options.now;
-    this.idleTimeoutMs = options.idleTimeoutMs;
-    this.codec = options.codec;
+    this.shared = new ConnectionShared(handler, { now: options.now, idleTimeoutMs: options.idleTimeoutMs, codec: options.codec });
   }
 
   /** The Connection of a new socket; `peer` is the client's address. admit() it next. */
   connect(transport: Transport, peer: string): Connection {
-    return new Connection(this.handler, transport, {
-      now: this.now, idleTimeoutMs: this.idleTimeoutMs, codec: this.codec, peer, response: this.response,
-    });
+    return new Connection(this.shared.handler, transport, { shared: this.shared, peer });
   }
 
   /**

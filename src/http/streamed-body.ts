@@ -3,7 +3,7 @@
 // connection closes. A finite stream (the device description) is polled a piece at a time while the
 // transport has room; each piece is encoded once and written as it is, behind a small chunk-size line
 // (HTTP/1.1, chunked) or bare (HTTP/1.0: the close ends the body), so nothing but the piece in hand is
-// ever held. One per Connection, reused answer after answer.
+// ever held. Made by a Connection when an answer streams, dropped when it ends: an idle connection holds none.
 
 import type { HttpResponse, ResponseStream } from './request';
 import type { TextCodec } from '../../util/text';
@@ -31,31 +31,26 @@ const LAST_CHUNK = '0\r\n\r\n';
 export class StreamedBody {
   private readonly sink: BodySink;
   private readonly codec: TextCodec;
-  private stream: ResponseStream | null = null;
+  private stream: ResponseStream | null;
   /** The stream ends (poll gives null): the connection is reused after it unless `closes`. */
-  ends = false;
+  readonly ends: boolean;
   /** Close the connection when the finite stream has ended (HTTP/1.0, Connection: close, too much input). */
-  closes = false;
-  private chunked = false;
+  closes: boolean;
+  private readonly chunked: boolean;
   /** A chunk has been written: the next size line starts with the CRLF that ends it. */
   private chunkOpen = false;
+  /** When a finite stream last wrote a piece (its client's reading, not its sending, keeps it alive). */
+  progressAt: number;
 
-  constructor(sink: BodySink, codec: TextCodec) {
+  /** Takes over the stream of an answer whose head has been written, at `now`. */
+  constructor(sink: BodySink, codec: TextCodec, res: HttpResponse, now: number) {
     this.sink = sink;
     this.codec = codec;
-  }
-
-  get active(): boolean {
-    return this.stream !== null;
-  }
-
-  /** Take over the stream of an answer whose head has been written. */
-  start(res: HttpResponse): void {
     this.stream = res.stream;
     this.ends = res.streamEnds;
     this.closes = res.close;
     this.chunked = res.chunked;
-    this.chunkOpen = false;
+    this.progressAt = now;
     res.stream = null;
   }
 

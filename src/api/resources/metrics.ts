@@ -1,13 +1,13 @@
 // GET /metrics (docs/telemetry.md): the Prometheus text exposition format
 // 0.0.4, one series per measurement of every module this server reaches. Which operations are
-// measurements, their names, types and scales come from METRIC_ROWS (generated from the route table).
+// measurements, their names, types and scales come from the route table (metric-family.ts).
 // Like the device description, the text is made as it is sent: a MetricsStream the HTTP core polls
 // whenever its transport has room gives about PIECE_TARGET characters at a time, and keeps between
 // polls only its position (family, module, instance, path parameters). A family's samples stay
 // together across modules, as the format requires. Reading is all it does: a GET per series through
 // the HAL, never an action; a read that fails leaves its series out.
 
-import { METRIC_ROWS } from './metric-table';
+import { METRIC_FAMILIES, metricRow, type MetricRow } from './metric-family';
 import { routeForms, type RouteParam } from '../route/routes';
 import { serialText } from '../route/serial';
 import { PIECE_TARGET } from './describe';
@@ -34,8 +34,10 @@ function maxOf(p: RouteParam, hal: EntityHal, index: number): number {
 
 export class MetricsStream implements ResponseStream {
   private readonly devices: readonly ModuleHal[];
-  /** The family (METRIC_ROWS index). */
+  /** The family (METRIC_ROUTES index). */
   private row = 0;
+  /** The present family, derived from its route row when it opens. */
+  private family: MetricRow | null = null;
   /** Has the present family been opened (HELP and TYPE sent, position set to its first series)? */
   private opened = false;
   private device = 0;
@@ -56,21 +58,22 @@ export class MetricsStream implements ResponseStream {
 
   poll(): string | null {
     let piece = '';
-    while (this.row < METRIC_ROWS.length && piece.length < PIECE_TARGET) piece += this.step();
-    while (this.row >= METRIC_ROWS.length && this.restartModule < this.devices.length && piece.length < PIECE_TARGET) {
+    while (this.row < METRIC_FAMILIES && piece.length < PIECE_TARGET) piece += this.step();
+    while (this.row >= METRIC_FAMILIES && this.restartModule < this.devices.length && piece.length < PIECE_TARGET) {
       piece += restartSamples(this.devices, this.restartModule++);
     }
     return piece === '' ? null : piece;
   }
 
   close(): void {
-    this.row = METRIC_ROWS.length;
+    this.row = METRIC_FAMILIES;
+    this.family = null;
     this.restartModule = this.devices.length;
   }
 
   /** The present family's HAL on the present module, or null when that module cannot read it. */
   private hal(): EntityHal | null {
-    const r = METRIC_ROWS[this.row];
+    const r = this.family!;
     const hal = (this.devices[this.device].entities as Halls)[r[0]];
     return hal && hal.count > 0 && hal.supports(r[1]) ? hal : null;
   }
@@ -91,7 +94,7 @@ export class MetricsStream implements ResponseStream {
       this.firstParams();
       return '';
     }
-    const r = METRIC_ROWS[this.row];
+    const r = this.family!;
     let line = '';
     try {
       const v = hal.get(index, r[1], this.params);
@@ -108,7 +111,7 @@ export class MetricsStream implements ResponseStream {
 
   /** HELP and TYPE of the present family, when some module can read it; else on to the next family. */
   private open(): string {
-    const r = METRIC_ROWS[this.row];
+    const r = (this.family = metricRow(this.row));
     this.paramDefs = paramsOf(r[0], r[1]);
     for (this.device = 0; this.device < this.devices.length; this.device++) {
       if (this.hal()) {
@@ -129,7 +132,7 @@ export class MetricsStream implements ResponseStream {
     this.current = null;
     if (this.device < this.devices.length) {
       this.current = this.hal();
-      this.prefix = METRIC_ROWS[this.row][2] + '{serial="' + serialText(this.devices[this.device].serialNumber) + '",index="';
+      this.prefix = this.family![2] + '{serial="' + serialText(this.devices[this.device].serialNumber) + '",index="';
       this.firstParams();
     }
     return '';
@@ -162,7 +165,7 @@ export class MetricsStream implements ResponseStream {
 
   /** `,pair="1"`… for the present parameters (label names from the metric row). */
   private paramLabels(): string {
-    const names = METRIC_ROWS[this.row][7];
+    const names = this.family![7];
     let out = '';
     for (let k = 0; k < names.length; k++) out += ',' + names[k] + '="' + this.params[k] + '"';
     return out;

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// What the device-side HTTP core costs in XS heap slots, under xsnap (no Moddable SDK needed), on the
+// bundle tests/xs-heap.test.ts bounds (tests/xs/heap-entry.ts: the Api over the simulated module HAL,
+// connections wired as a device server wires them): the live slots (after gc()) of the Api alone and
+// with 4 connections each holding a half-received request, so what one connection holds; the slots
+// one answered request allocates (median growth between collections); and what a connection holds
+// while it streams GET /metrics or the device description, stopped where a module's socket is full.
+//
+//   make build && node tools/xs-heap-figures.mjs
+
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import { ROOT, requireBuilt, median } from './xs-measure.mjs';
+
+const built = path.join(ROOT, 'build', 'tests', 'xs');
+if (!fs.existsSync(path.join(built, 'xsnap-worker.js'))) {
+  console.error('xs-heap-figures: build/tests/xs is missing; run `make build` first');
+  process.exit(2);
+}
+const { XsnapWorker } = requireBuilt(path.join(built, 'xsnap-worker.js'));
+const { bundleForXs } = requireBuilt(path.join(built, 'bundle.js'));
+
+export async function heapFigures() {
+  const worker = new XsnapWorker({ name: 'xs-heap-figures' });
+  await worker.start();
+  try {
+    await worker.evaluate(await bundleForXs(ROOT, 'tests/xs/heap-entry.ts'));
+    const command = async (bytes) => (await worker.command(new Uint8Array(bytes))).meter;
+    const live = async () => {
+      await worker.evaluate('gc()');
+      return (await worker.evaluate('')).meter.currentHeapCount;
+    };
+    await command([0x48]); // the module HAL, not counted
+    const base = await live();
+    await command([0x53, 0]);
+    const api = (await live()) - base;
+    await command([0x53, 4]);
+    const four = (await live()) - base;
+    // Per request: the growth of currentHeapCount over one answered request, between collections.
+    const one = [0x51, 0, 0, 0, 1];
+    for (let i = 0; i < 50; i++) await command(one);
+    const growth = [];
+    let last = await command(one);
+    for (let i = 0; i < 200; i++) {
+      const m = await command(one);
+      growth.push(m.currentHeapCount - last.currentHeapCount);
+      last = m;
+    }
+    const idle = await live();
+    const streams = {};
+    for (const [name, kind] of [['metrics', 0x6d], ['description', 0x64]]) {
+      const { reply } = await worker.command(new Uint8Array([0x54, kind]));
+      if (process.env.DEBUG) console.log(Buffer.from(reply).toString());
+      streams[name] = (await live()) - idle;
+      await command([0x46]);
+    }
+    return { api, connection: (four - api) / 4, request: median(growth), streams };
+  } finally {
+    await worker.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const f = await heapFigures();
+  console.log(`XS heap of the device core (xsnap, live slots after gc()):`);
+  console.log(`  the Api over a module:                        ${f.api} slots`);
+  console.log(`  one connection holding a half-received request: ${f.connection} slots`);
+  console.log(`  one answered request allocates:               ${f.request} slots (median, GET system/0/serialnumber)`);
+  console.log(`  a connection streaming GET /metrics holds:     ${f.streams.metrics} slots more (its socket full)`);
+  console.log(`  a connection streaming the description holds:  ${f.streams.description} slots more (its socket full)`);
+}
