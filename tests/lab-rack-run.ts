@@ -70,7 +70,7 @@ function avahi(): Promise<Found> {
 
 function sim(serial: string, port: number): Promise<Proc> {
   return startProgram(SIM_MAIN, ['--devices', '50', '--announce', '--host', '0.0.0.0', '--port', String(port), '--no-state', '--serial', serial],
-    /at http:\/\/0\.0\.0\.0:(\d+)/);
+    /at http:\/\/127\.0\.0\.1:(\d+)/);
 }
 
 /** The 18-byte self-pointer and a query whose counts exceed the packet, to the group. */
