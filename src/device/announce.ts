@@ -13,7 +13,7 @@ import platform from 'hal/device/platform';
 import { announcedHostname, announcementTxt, SERVICE_TYPES } from '../api/announcement';
 import { MdnsResponder } from '../dns/mdns-responder';
 import { ipv4Bytes } from '../dns/mdns-names';
-import { openMdnsSocket, type MdnsSocket } from 'src/device/mdns-socket';
+import { openMdnsSocket, type MdnsSocket } from 'src/device/mdns-socket/platform';
 import type { ModuleHal } from '../../hal/types';
 
 

@@ -28,8 +28,8 @@ export const PROBING = 1;
 export const ANNOUNCING = 2;
 export const ANNOUNCED = 3;
 
-/** `local` in wire form: a host name is its label and this. */
-const LOCAL = [5, 108, 111, 99, 97, 108, 0];
+/** `local` in wire form: a host name is its label and this (frozen: preloaded data stays in flash). */
+const LOCAL = Object.freeze([5, 108, 111, 99, 97, 108, 0]);
 
 export class Instance {
   base = '';

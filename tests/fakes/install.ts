@@ -30,7 +30,7 @@ const FAKES: Record<string, string> = {
   'hal/device/firmware/platform': '../../hal/device/firmware/esp32',
   'embedded:io/socket/udp': './udp',
   // Not a fake: the ESP32 socket (on the fake UDP socket).
-  'src/device/mdns-socket': '../../src/device/mdns-socket/ecma419',
+  'src/device/mdns-socket/platform': '../../src/device/mdns-socket/ecma419',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;
