@@ -56,8 +56,10 @@ check: $(NPM_STAMP) ## type-check the device-side code with no Node types
 lint: $(NPM_STAMP) ## ESLint: recommended rules, 300 lines a file, 60 a function
 	$(ESLINT) --max-warnings 0 .
 
+# A test's default time limit is 10 s, not mocha's 2 s: the suite starts real processes, browsers and XS
+# engines on a 2-core machine, and no test judges speed (benchmarks do).
 test: build check check-moddable browser examples-deps prometheus mdns-tools lint ## run every test (Node, XS, Chromium, Prometheus), installing what is needed
-	$(MOCHA) --reporter dot --exit 'build/tests/**/*.test.js'
+	$(MOCHA) --reporter dot --timeout 10000 --exit 'build/tests/**/*.test.js'
 
 # The client examples (examples/, run by tests/examples.test.ts) need curl and Python's requests
 # (Debian packages, installed here when missing).
