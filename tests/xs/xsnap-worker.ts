@@ -185,6 +185,12 @@ export class XsnapWorker {
     return this.request(Buffer.concat([Buffer.from('?'), bytes]), 'command');
   }
 
+  /** Live slots now: the heap count right after a full collection. */
+  async liveSlots(): Promise<number> {
+    await this.evaluate('gc()');
+    return (await this.evaluate('')).meter.currentHeapCount;
+  }
+
   /** Ends the worker: `q`, EOF, then SIGKILL if it has not exited within `graceMs`. Idempotent. */
   async close(graceMs = 2000): Promise<void> {
     const child = this.child;
