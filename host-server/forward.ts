@@ -5,7 +5,7 @@
 // comes later than the request handler returns: a PendingAnswer (src/http/request.ts) that the
 // client's Connection sends once the module's answer (or the reason there is none) is in.
 
-import type { HttpRequest, HttpResponse, PendingAnswer, ResponseStream } from '../src/http/request';
+import type { HttpRequest, HttpResponse, PendingAnswer, RequestBodySink, ResponseStream } from '../src/http/request';
 import type { ModuleLink, Outcome, Outgoing } from './link';
 import { aErrUnknown } from '../hal/kit/errors';
 
@@ -23,15 +23,53 @@ export interface ForwardPlan {
   stream: boolean;
 }
 
+/** PUT /api/v1/{device|brainstem}[/{serial}]/firmware: the one request whose body may exceed 4 KiB here. */
+export const FIRMWARE_PATH = /^\/api\/v1\/(?:device|brainstem)(?:\/[^/?]+)?\/firmware(?:\?|$)/;
+/** The largest image forwarded: an ESP32 OTA slot is 1,920 KiB, a simulator's image at most 4 MiB. */
+export const FIRMWARE_FORWARD_MAX = 4 * 1024 * 1024;
+/** How long a module may take to take an image and answer (as a rollout gives it). */
+export const FIRMWARE_ANSWER_MS = 60000;
+
+/**
+ * A firmware image on its way to a module: kept in the host's memory as it comes (the module checks
+ * its digest and writes it as it arrives on its side), then sent on whole. A request refused here
+ * (Host, token) keeps nothing: its refusal is answered once the body has been read.
+ */
+export class ImageBody implements RequestBodySink {
+  readonly limit = FIRMWARE_FORWARD_MAX;
+  private parts: Buffer[] | null;
+
+  constructor(keep: boolean) {
+    this.parts = keep ? [] : null;
+  }
+
+  write(data: Uint8Array, start: number, end: number): void {
+    if (this.parts) this.parts.push(Buffer.from(data.subarray(start, end)));
+  }
+
+  abort(): void {
+    this.parts = null;
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.parts ?? []);
+  }
+}
+
 /** The request for the module: its method and target, the headers it needs, the body (copied: the request's is a view). */
 export function outgoing(req: HttpRequest, plan: ForwardPlan): Outgoing {
   const headers: Record<string, string> = {};
+  if (req.sink instanceof ImageBody) {
+    headers['content-type'] = 'application/octet-stream';
+    if (req.contentDigest) headers['content-digest'] = req.contentDigest;
+  }
   if (req.acceptEncoding) headers['accept-encoding'] = req.acceptEncoding;
   if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
   if (req.accessControlRequestMethod) headers['access-control-request-method'] = req.accessControlRequestMethod;
   if (plan.token !== '') headers.authorization = 'Bearer ' + plan.token;
   else if (plan.passAuthorization && req.authorization) headers.authorization = req.authorization;
-  return { method: req.method, path: req.target, headers, body: req.method === 'PUT' ? Buffer.from(req.body()) : null };
+  const body = req.sink instanceof ImageBody ? req.sink.bytes() : req.method === 'PUT' ? Buffer.from(req.body()) : null;
+  return { method: req.method, path: req.target, headers, body };
 }
 
 /** A HEAD answer that came chunked (a module's streamed description): the head alone says so again. */

@@ -21,7 +21,7 @@ import { ApiError, aErrConnection, aErrDuplicate, aErrNotFound, aErrUnknown, sta
 import type { HttpRequest, HttpResponse, RequestHandler } from '../src/http/request';
 import { nodeTextCodec, startServer, type RunningServer } from '../host-sim/server';
 import type { Registry, Found } from './registry';
-import { Forwarded, Later, outgoing, relay } from './forward';
+import { FIRMWARE_ANSWER_MS, FIRMWARE_PATH, Forwarded, ImageBody, Later, outgoing, relay } from './forward';
 import type { Outcome } from './link';
 import { tokenFor } from './tokens';
 import { CONNECTIONS_DEFAULT } from './options';
@@ -137,7 +137,7 @@ function route(front: Front, req: HttpRequest, res: HttpResponse): void {
   const url = req.target;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  const text = req.method === 'PUT' ? req.bodyText(nodeTextCodec) : '';
+  const text = req.method === 'PUT' && !req.sink ? req.bodyText(nodeTextCodec) : '';
   const parsed = req.method === 'PUT' ? parseJson(text) : null;
   const parameters = parsed !== null && !(parsed instanceof ApiError) ? text : '{}';
   const extra = { extraHeaders: '' };
@@ -160,7 +160,8 @@ function route(front: Front, req: HttpRequest, res: HttpResponse): void {
     const own = front.options.access.token ?? '';
     const plan = { link: found.link, token: tokenFor(front.options.tokens, found.entry.serial), passAuthorization: own === '', stream: isEventsPath(path) };
     // The request (its strings) stays as it is until the answer has gone (PendingAnswer).
-    res.pending = new Forwarded(found.link.send(outgoing(req, plan), plan.stream), (o: Outcome, later: HttpResponse) => {
+    const within = req.sink ? FIRMWARE_ANSWER_MS : undefined;
+    res.pending = new Forwarded(found.link.send(outgoing(req, plan), plan.stream, within), (o: Outcome, later: HttpResponse) => {
       if (o.kind === 'error') {
         const retry = o.retryAfter ? `Retry-After: ${o.retryAfter}\r\n` : '';
         return fail(front, later, new ApiError(o.code, o.message), path, parameters, retry + cors);
@@ -197,6 +198,18 @@ function answerOwn(front: Front, req: HttpRequest, res: HttpResponse, path: stri
 /** The HTTP core's request handler: route() for a request, the envelope for the core's own refusals (400, 408, 501...). */
 function handler(front: Front): RequestHandler {
   return {
+    // A firmware image (up to FIRMWARE_FORWARD_MAX) is taken whole for the module; Host and token are
+    // judged first so that a refused request keeps none of it (route() answers the refusal).
+    bodySink(req: HttpRequest): ImageBody | null {
+      if (req.method !== 'PUT' || !FIRMWARE_PATH.test(req.target)) return null;
+      try {
+        front.access.checkHost(req, []);
+        front.access.authorize(req, true, { extraHeaders: '' });
+        return new ImageBody(true);
+      } catch {
+        return new ImageBody(false);
+      }
+    },
     handle: (req, res) => route(front, req, res),
     fail(status: number, message: string, target: string, res: HttpResponse): void {
       const q = target.indexOf('?');

@@ -55,7 +55,7 @@ export interface Raw {
 }
 
 /** One exchange on a fresh connection. */
-export function exchange(port: number, method: string, target: string, body?: string, headers: http.OutgoingHttpHeaders = {}): Promise<Raw> {
+export function exchange(port: number, method: string, target: string, body?: string | Uint8Array, headers: http.OutgoingHttpHeaders = {}): Promise<Raw> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: target, agent: false, headers }, (res) => {
