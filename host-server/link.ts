@@ -7,6 +7,7 @@ import { Pool, errors } from 'undici';
 import { Exchange, type Exchanged } from './exchange';
 import type { RelayedStream } from './relayed-stream';
 import { aErrConnection, aErrResource, aErrTimeout } from '../hal/kit/errors';
+import { tokenFor } from './tokens';
 
 /** A module that does not answer within this long: 504 (docs/lab.md). */
 export const ANSWER_TIMEOUT_MS = 5000;
@@ -64,7 +65,8 @@ export class ModuleLink {
   private probing = false;
   private closed = false;
 
-  constructor(origin: string, moduleConnections: number, queueMax: number) {
+  /** The operator's tokens (--tokens): a module that wants one for reads gets its own when probed. */
+  constructor(origin: string, moduleConnections: number, queueMax: number, private readonly tokens: ReadonlyMap<number | '*', string> = new Map()) {
     this.origin = origin;
     this.address = origin.slice('http://'.length);
     this.maxActive = moduleConnections - 1;
@@ -164,12 +166,17 @@ export class ModuleLink {
     if (this.probing || this.closed || (this.online && Date.now() - this.lastSeen < PROBE_INTERVAL_MS)) return;
     this.probing = true;
     try {
-      const o = await this.send({ method: 'GET', path: '/api/v1/device', headers: {}, body: null }, false, PROBE_TIMEOUT_MS);
+      let o = await this.send({ method: 'GET', path: '/api/v1/device', headers: {}, body: null }, false, PROBE_TIMEOUT_MS);
+      if (o.kind === 'answer' && o.status === 401) o = await this.probeWithToken();
       if (o.kind === 'error') {
         if (o.code !== aErrResource) this.down(o.message);
         return;
       }
       const list = o.kind === 'answer' && o.status === 200 ? readListing(o.body) : null;
+      if (o.kind === 'answer' && o.status === 401) {
+        this.down('it asks for a token for reads, and the --tokens file gives none it takes (a line for its serial, or *)');
+        return;
+      }
       if (!list) {
         this.down('its GET /api/v1/device answer is not a device list');
         return;
@@ -180,6 +187,17 @@ export class ModuleLink {
     } finally {
       this.probing = false;
     }
+  }
+
+  /**
+   * The probe again with the token of the serial it last answered for (or announced), else the `*`
+   * one: only a module that asked for a token (401) is sent one.
+   */
+  private probeWithToken(): Promise<Outcome> {
+    const known = this.entries[0] ?? this.hint;
+    const token = tokenFor(this.tokens, known ? known.serial : -1);
+    if (token === '') return Promise.resolve({ kind: 'answer', status: 401, headers: {}, body: Buffer.alloc(0) });
+    return this.send({ method: 'GET', path: '/api/v1/device', headers: { authorization: 'Bearer ' + token }, body: null }, false, PROBE_TIMEOUT_MS);
   }
 
   async close(): Promise<void> {

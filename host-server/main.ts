@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const registry = new Registry(config.moduleConnections, config.queue);
+  const registry = new Registry(config.moduleConnections, config.queue, config.tokens);
   for (const origin of config.modules) registry.add(origin);
   const running = await startHostServer({
     port: config.port, host: config.host, registry, access: config.access, tokens: config.tokens, maxConnections: config.connections,

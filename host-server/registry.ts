@@ -14,7 +14,8 @@ export class Registry {
   private readonly links = new Map<string, ModuleLink>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly moduleConnections: number, private readonly queue: number) {
+  constructor(private readonly moduleConnections: number, private readonly queue: number,
+    private readonly tokens: ReadonlyMap<number | '*', string> = new Map()) {
     this.timer = setInterval(() => this.probeAll(), PROBE_INTERVAL_MS);
     this.timer.unref();
   }
@@ -23,7 +24,7 @@ export class Registry {
   add(origin: string, hint?: ModuleEntry): ModuleLink {
     let link = this.links.get(origin);
     if (!link) {
-      link = new ModuleLink(origin, this.moduleConnections, this.queue);
+      link = new ModuleLink(origin, this.moduleConnections, this.queue, this.tokens);
       this.links.set(origin, link);
       void link.probe();
     }
