@@ -12,7 +12,6 @@ import { AnswerHeaders } from '../src/api/answer-headers';
 import { envelope, errorResponse, TimestampClock } from '../src/api/values/envelope';
 import { failureCode } from '../src/api/api';
 import { READ_ALLOW, unknownMethod, notAllowed, pick } from '../src/api/route/methods';
-import { INDEX_RESPONSE } from '../src/api/access/site';
 import { parseJson } from '../src/api/values/request-body';
 import { parsePath, ADDRESS_ROUTE } from '../src/api/route/parse-path';
 import { isEventsPath } from '../src/api/resources/events';
@@ -68,6 +67,10 @@ function rolloutsAnswer(front: Front, req: HttpRequest, res: HttpResponse, path:
   if (r instanceof ApiError) throw r;
   answer(front, res, r.status, envelope(front.clock.format(Date.now()), path, '{}', r.response), cors);
 }
+
+/** GET /api/v1 here: the host server's own links (it serves no console page; each module serves its own). */
+const HOST_INDEX_RESPONSE = '{"links":{"devices":"/api/v1/device","openapi":"/api/v1/openapi.json","targets":"/api/v1/targets",' +
+  '"rollouts":"/api/v1/rollouts","events":"/api/v1/device/{serial}/events"}}';
 
 /** What the host server answers itself (GET and HEAD): its index, lists, document and BrainD's names. */
 const OWN_PATHS = new Set(['/api/v1', '/api/v1/targets', '/api/v1/device', '/api/v1/brainstem', '/api/v1/openapi.json',
@@ -191,7 +194,7 @@ function answerOwn(front: Front, req: HttpRequest, res: HttpResponse, path: stri
       (e, later) => fail(front, later, new ApiError(aErrUnknown, 'internal error: ' + e.message), path, '{}', cors));
     return;
   }
-  const response = path === '/api/v1' ? INDEX_RESPONSE : path === ACRONAME_DEVICES_PATH ? front.braind.devices() : reg.listing();
+  const response = path === '/api/v1' ? HOST_INDEX_RESPONSE : path === ACRONAME_DEVICES_PATH ? front.braind.devices() : reg.listing();
   return answer(front, res, 200, envelope(front.clock.format(Date.now()), path, '{}', response), cors);
 }
 

@@ -3,6 +3,7 @@
 // Prometheus targets, access control and module tokens, event streams relayed.
 
 import { strict as assert } from 'node:assert';
+import * as http from 'node:http';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -103,6 +104,23 @@ describe('host server: a rack of 8 simulators', function () {
       assert.equal(desc.status, 200);
       assert.deepEqual(Object.keys(json(desc).response.entities), Object.keys(json(own).response.entities));
     }));
+  });
+
+  it('GET /api/v1 lists its own links, each answered here, and no console page it does not serve', async () => {
+    const links = json(await exchange(host.port, 'GET', '/api/v1')).response.links;
+    assert.deepEqual(Object.keys(links).sort(), ['devices', 'events', 'openapi', 'rollouts', 'targets']);
+    for (const name of ['devices', 'openapi', 'rollouts', 'targets']) {
+      assert.equal((await exchange(host.port, 'GET', links[name])).status, 200, name);
+    }
+    const events = links.events.replace('{serial}', serialOf(0)) + '?watch=system/0/uptime&interval=200';
+    const type = await new Promise<string>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port: host.port, path: events }, (res) => {
+        resolve(`${res.statusCode} ${res.headers['content-type']}`);
+        req.destroy();
+      });
+      req.on('error', reject);
+    });
+    assert.match(type, /^200 text\/event-stream/);
   });
 
   it('writes to a module with a token from the tokens file, and never shows the token', async () => {
