@@ -235,7 +235,7 @@ device-budget-3q: $(NPM_STAMP) moddable-tools ## desktop-host build inside 3/4 o
 # (budget/measure/): tools/mcsim-run.mjs reads the live slots and chunk bytes from it. The app is
 # $(DEVICE_BUILD_DIR)/bin/lin/mc/debug/brainstem-rest-measure/mc.so.
 device-measure: $(NPM_STAMP) moddable-tools ## debug desktop-host build that prints its live heap (for make mcsim-load)
-	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -d -m -p lin -t build $(MCCONFIG_OUT) budget/measure/manifest.json
+	PATH="$(CURDIR)/node_modules/.bin:$$PATH" mcconfig -d -m -p lin -t build $(MCCONFIG_OUT) $(MCCONFIG_ARGS) budget/measure/manifest.json
 
 # A device build under mcsim, in a network namespace of its own with a virtual display (Xvfb, installed
 # when missing), under a load: by default the mixed load of a lab for 120 s (tools/mcsim-churn-load.mjs

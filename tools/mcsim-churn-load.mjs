@@ -9,6 +9,11 @@
 // --seconds (default 120) the churn above, --keepalive 2 clients sending back-to-back GETs over
 // keep-alive connections (again on a fresh connection when the module closed an idle one, as a browser
 // does), and an event stream held open the whole time (opened again if the module ends it).
+// --update FILE (with --mixed) streams that firmware image (tools/esp32-app-image.mjs) to PUT
+// /api/v1/device/firmware over and over while the rest runs, each time with a second update sent while
+// it streams (the module must refuse it, 503): a budget build carries the ESP32's update path on
+// desktop stand-ins (budget/update-stand-in.json). Build it with a token (MCCONFIG_ARGS="token=T") and
+// pass --token T: every write then carries it.
 // --hold N opens N keep-alive connections, sends one GET on each and holds them for --seconds (5):
 // what a connection costs.
 //
@@ -17,14 +22,18 @@
 //
 //   node tools/mcsim-churn-load.mjs [--port 8080] [--pairs 40] [--fetches 10]
 //   node tools/mcsim-churn-load.mjs --mixed [--seconds 120] [--keepalive 2]
+//   node tools/mcsim-churn-load.mjs --mixed --update /tmp/app.bin --token T
 //   node tools/mcsim-churn-load.mjs --hold 4 [--seconds 5]
 
 import * as http from 'node:http';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '8080' }, pairs: { type: 'string', default: '40' },
   fetches: { type: 'string', default: '10' }, seconds: { type: 'string' }, mixed: { type: 'boolean', default: false },
-  keepalive: { type: 'string' }, events: { type: 'boolean' }, hold: { type: 'string', default: '0' } } });
+  keepalive: { type: 'string' }, events: { type: 'boolean' }, hold: { type: 'string', default: '0' },
+  update: { type: 'string' }, token: { type: 'string' } } });
 const [PORT, PAIRS, FETCHES, HOLD] = [values.port, values.pairs, values.fetches, values.hold].map(Number);
 const SECONDS = Number(values.seconds ?? (values.mixed ? 120 : HOLD ? 5 : 0));
 const KEEPALIVE = Number(values.keepalive ?? (values.mixed ? 2 : 0));
@@ -37,15 +46,16 @@ let end = Infinity; // with --seconds: when every client stops
 const running = () => Date.now() < end;
 
 /** One request (a connection of its own unless `agent`); resolves with its status (0: no answer), body and whether its socket was reused. */
-function exchange(method, path, body, agent = false) {
+function exchange(method, path, body, agent = false, extra = {}, timeoutMs = 10_000) {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port: PORT, method, path, agent, headers: { host: '127.0.0.1' } }, (res) => {
+    const headers = { host: '127.0.0.1', ...(values.token && method !== 'GET' ? { authorization: `Bearer ${values.token}` } : {}), ...extra };
+    const req = http.request({ host: '127.0.0.1', port: PORT, method, path, agent, headers }, (res) => {
       const parts = [];
       res.on('data', (d) => parts.push(d));
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(parts).toString() }));
       res.on('error', () => resolve({ status: 0, body: '', reused: req.reusedSocket }));
     });
-    req.setTimeout(10_000, () => req.destroy());
+    req.setTimeout(timeoutMs, () => req.destroy());
     req.on('error', () => resolve({ status: 0, body: '', reused: req.reusedSocket }));
     req.end(body);
   });
@@ -117,6 +127,29 @@ async function eventStream(description) {
   }
 }
 
+const image = values.update ? readFileSync(values.update) : null;
+const imageHeaders = image && { 'content-type': 'application/octet-stream',
+  'content-digest': `sha-256=:${createHash('sha256').update(image).digest('base64')}:` };
+
+/** --update: the image sent again and again, each time with a second one sent while it streams. */
+async function updates() {
+  while (running()) {
+    const t0 = Date.now();
+    const first = exchange('PUT', '/api/v1/device/firmware', image, false, imageHeaders, 60_000);
+    await sleep(200);
+    const second = await exchange('PUT', '/api/v1/device/firmware', image, false, imageHeaders, 60_000);
+    const r = await first;
+    if (r.status === 503) { // no slot for it: the second is no test of a busy update either
+      count('PUT firmware: no connection slot (503), sent again', 503);
+      await sleep(20);
+      continue;
+    }
+    count('PUT firmware while another streams', second.status);
+    count('PUT firmware (whole image)', r.status);
+    console.log(`  firmware: ${r.status} after ${((Date.now() - t0) / 1000).toFixed(1)} s${r.status === 202 ? '' : ' ' + r.body}`);
+  }
+}
+
 /** --hold N: N keep-alive connections, one GET each, held open for --seconds. */
 async function hold() {
   const agents = Array.from({ length: HOLD }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
@@ -147,6 +180,7 @@ async function main() {
       client('', FETCHES, () => persistent('GET the description', description)),
       ...Array.from({ length: KEEPALIVE }, (_, k) => keepAliveClient(k)),
       ...(EVENTS ? [eventStream(description)] : []),
+      ...(image ? [updates()] : []),
     ]);
   }
   const after = await request('GET', '/api/v1/device/system/0/serialnumber');
