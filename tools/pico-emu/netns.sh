@@ -1,0 +1,29 @@
+#!/bin/bash
+# The emulated Pico W on a network of its own: run inside a fresh network namespace
+# (`unshare -n`, as `make pico-emu-net` does). Makes a TAP device pico0 (socat's TUN address,
+# carrying frames to the emulator as UDP on loopback) at 192.168.77.1/24, a DHCP server on it
+# (dnsmasq) that gives the board's MAC 192.168.77.50, boots the image with the CYW43439 model, and
+# once the board has its address asks it with curl now and then. Nothing leaves the namespace.
+#   tools/pico-emu/netns.sh SECONDS run.mjs-arguments...
+set -u
+seconds=$1; shift
+mac=28:cd:c1:00:00:01
+prev=
+for a in "$@"; do [ "$prev" = --mac ] && mac=$a; prev=$a; done
+work=$(mktemp -d /tmp/pico-emu-net.XXXXXX)
+trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+ip link set lo up
+socat TUN:192.168.77.1/24,tun-type=tap,tun-name=pico0,iff-up,iff-no-pi \
+  UDP-DATAGRAM:127.0.0.1:47001,bind=127.0.0.1:47000 2>"$work/socat.log" &
+for _ in $(seq 50); do ip link show pico0 >/dev/null 2>&1 && break; sleep 0.1; done
+dnsmasq --keep-in-foreground --conf-file=/dev/null --user=root --port=0 --interface=pico0 \
+  --bind-interfaces --dhcp-range=192.168.77.50,192.168.77.99,1h --dhcp-host="$mac,192.168.77.50" \
+  --dhcp-leasefile="$work/leases" --log-facility=- --log-dhcp 2>&1 | sed -u 's/^/dnsmasq: /' &
+(
+  for _ in $(seq "$((seconds / 10))"); do
+    sleep 10
+    out=$(curl -s -m 8 -w ' (HTTP %{http_code}, %{time_total} s)' http://192.168.77.50/api/v1/device/system/0/serialnumber 2>&1) &&
+      echo "curl: $out"
+  done
+) &
+node "$(dirname "$0")/run.mjs" --seconds "$seconds" --link 47001:47000 "$@"
