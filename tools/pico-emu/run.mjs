@@ -3,7 +3,7 @@
 // the USB serial console's trace with the emulated time, then the emulated/real time ratio.
 //
 //   node tools/pico-emu/run.mjs --image xs_pico.uf2 --bootrom bootrom.ts [--seconds 60]
-//        [--mac 28:cd:c1:00:00:01] [--ssid lab] [--password secret] [--trace]
+//        [--mac 28:cd:c1:00:00:01] [--ssid lab] [--password secret] [--trace: every ioctl and event]
 //        [--link LOCALPORT:PEERPORT]   Ethernet frames as UDP datagrams on 127.0.0.1 (udp-link.mjs)
 //
 // rp2040js is found by require() (so NODE_PATH works); the RP2040 B1 boot ROM is read from a file:
@@ -68,7 +68,8 @@ const chip = new Cyw43({
   mac: opt.mac,
   ap: { ssid: opt.ssid, password: opt.password },
   later: (ms, fn) => sim.clock.createAlarm(fn).schedule(ms * 1e6),
-  trace: opt.trace ? (line) => console.log(`${stamp()} cyw43: ${line}`) : undefined,
+  // every bus-level step with --trace; otherwise the milestones: firmware started, joins, leaves
+  trace: (line) => { if (opt.trace || !/^(ioctl|event) /.test(line)) console.log(`${stamp()} cyw43: ${line}`); },
 });
 attachCyw43(mcu, chip);
 let frames;

@@ -119,11 +119,13 @@ export class WlanFirmware {
     this.hooks.later(20, () => {
       const ap = this.ap;
       if (!this.up || !ap || ap.ssid !== ssid) {
+        this.hooks.trace?.(`join "${ssid}": no such network`);
         this.hooks.event({ type: EV.SET_SSID, status: STATUS_NO_NETWORKS });
         return;
       }
       const peer = ap.bssid;
       if ((ap.password !== undefined) !== (this.wsec !== 0)) {
+        this.hooks.trace?.(`join "${ssid}": refused (${this.wsec ? 'WPA' : 'open'} asked, the network is not)`);
         this.hooks.event({ type: EV.SET_SSID, status: 1, peer }); // open vs WPA: the AP refuses
         return;
       }
@@ -134,6 +136,7 @@ export class WlanFirmware {
       // WPA: the 4-way handshake succeeds when the passphrase the driver gave is the AP's.
       const keyed = ap.password === undefined || this.pmk === ap.password;
       if (ap.password !== undefined) this.hooks.event({ type: EV.PSK_SUP, status: keyed ? WLC_SUP_KEYED : 5, peer });
+      this.hooks.trace?.(`join "${ssid}": ${keyed ? 'joined' : 'wrong passphrase'}`);
       if (keyed) this.joinedSsid = ssid;
     });
   }
@@ -141,6 +144,7 @@ export class WlanFirmware {
   /** The link goes down: the driver asked to leave, or the access point went away. */
   leave(): void {
     if (this.joinedSsid === undefined) return;
+    this.hooks.trace?.(`left "${this.joinedSsid}"`);
     this.joinedSsid = undefined;
     this.hooks.later(5, () => this.hooks.event({ type: EV.LINK, status: 0, flags: 0, peer: this.ap?.bssid }));
   }
