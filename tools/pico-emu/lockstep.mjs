@@ -11,7 +11,11 @@ export function runLockstep(sim) {
   const { rp2040, clock } = sim;
   const pios = rp2040.pio;
   for (const pio of pios) pio.run = () => {}; // stepped below instead
-  const pioActive = () => !pios[0].stopped || !pios[1].stopped;
+  // A state machine that waits (a stall on an empty or full FIFO, a WAIT on a pin or IRQ) is woken
+  // by the write, the pin or the IRQ itself (StateMachine.checkWait): stepping it meanwhile does
+  // nothing. The driver leaves its machine enabled and stalled between transfers.
+  const busy = (pio) => !pio.stopped && pio.machines.some((m) => m.enabled && !m.waiting);
+  const pioActive = () => busy(pios[0]) || busy(pios[1]);
   const stepPio = (cycles) => {
     for (const pio of pios) {
       if (pio.stopped) continue;
