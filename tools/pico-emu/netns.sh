@@ -3,7 +3,7 @@
 # (`unshare -n`, as `make pico-emu-net` does). Makes a TAP device pico0 (socat's TUN address,
 # carrying frames to the emulator as UDP on loopback) at 192.168.77.1/24, a DHCP server on it
 # (dnsmasq) that gives the board's MAC 192.168.77.50, boots the image with the CYW43439 model, and
-# once the board has its address asks it with curl now and then. Nothing leaves the namespace.
+# asks it with curl (every 2 s until it first answers, then every 10 s). Nothing leaves the namespace.
 #   tools/pico-emu/netns.sh SECONDS run.mjs-arguments...
 set -u
 seconds=$1; shift
@@ -20,10 +20,12 @@ dnsmasq --keep-in-foreground --conf-file=/dev/null --user=root --port=0 --interf
   --bind-interfaces --dhcp-range=192.168.77.50,192.168.77.99,1h --dhcp-host="$mac,192.168.77.50" \
   --dhcp-leasefile="$work/leases" --log-facility=- --log-dhcp 2>&1 | sed -u 's/^/dnsmasq: /' &
 (
-  for _ in $(seq "$((seconds / 10))"); do
-    sleep 10
+  # every 2 s until the board first answers (its "timestamp" is its time since reset), then every 10 s
+  pause=2
+  for _ in $(seq "$((seconds / 2))"); do
+    sleep $pause
     out=$(curl -s -m 8 -w ' (HTTP %{http_code}, %{time_total} s)' http://192.168.77.50/api/v1/device/system/0/serialnumber 2>&1) &&
-      echo "curl: $out"
+      echo "curl: $out" && pause=10
   done
 ) &
 node "$(dirname "$0")/run.mjs" --seconds "$seconds" --link 47001:47000 "$@"

@@ -5,6 +5,7 @@
 //   node tools/pico-emu/run.mjs --image xs_pico.uf2 --bootrom bootrom.ts [--seconds 60]
 //        [--mac 28:cd:c1:00:00:01] [--ssid lab] [--password secret] [--trace: every ioctl and event]
 //        [--link LOCALPORT:PEERPORT]   Ethernet frames as UDP datagrams on 127.0.0.1 (udp-link.mjs)
+//        [--ap-away FROM:TO]           the access point is gone between these emulated seconds
 //
 // rp2040js is found by require() (so NODE_PATH works); the RP2040 B1 boot ROM is read from a file:
 // rp2040js's demo/bootrom.ts (hex words) or a raw 16 KiB image.
@@ -20,6 +21,7 @@ const { values: opt } = parseArgs({
     image: { type: 'string' }, bootrom: { type: 'string' }, seconds: { type: 'string', default: '60' },
     mac: { type: 'string', default: '28:cd:c1:00:00:01' }, ssid: { type: 'string', default: 'lab' },
     password: { type: 'string' }, trace: { type: 'boolean', default: false }, link: { type: 'string' },
+    'ap-away': { type: 'string' },
   },
 });
 
@@ -72,6 +74,16 @@ const chip = new Cyw43({
   trace: (line) => { if (opt.trace || !/^(ioctl|event) /.test(line)) console.log(`${stamp()} cyw43: ${line}`); },
 });
 attachCyw43(mcu, chip);
+if (opt['ap-away']) {
+  const [from, to] = opt['ap-away'].split(':').map(Number);
+  if (!(from >= 0 && to > from)) fail(`--ap-away wants FROM:TO in emulated seconds, not ${opt['ap-away']}`);
+  const at = (s, present) => sim.clock.createAlarm(() => {
+    console.log(`${stamp()} pico-emu: the access point ${present ? 'is back' : 'goes away'}`);
+    chip.setAccessPointPresent(present);
+  }).schedule(s * 1e9);
+  at(from, false);
+  at(to, true);
+}
 let frames;
 if (opt.link) {
   const [local, peer] = opt.link.split(':').map(Number);
@@ -91,9 +103,20 @@ cdc.onSerialData = (bytes) => {
 };
 
 mcu.core.PC = 0x10000000;
-runLockstep(sim);
 const ratio = () => (sim.clock.micros / 1e3 / (Date.now() - t0)).toFixed(3);
-setTimeout(() => {
-  console.log(`${stamp()} pico-emu: stopped after ${((Date.now() - t0) / 1000).toFixed(0)} s real, ${chip.wire.transfers} gSPI transfers${frames ? `, ${frames.out} frames out, ${frames.in} in (${frames.dropped} not for it)` : ''}; emulated/real ${ratio()}`);
-  process.exit(0);
-}, Number(opt.seconds) * 1000);
+let stopping = false;
+function stop(why) {
+  if (stopping) return;
+  stopping = true;
+  const link = frames ? `, ${frames.out} frames out, ${frames.in} in (${frames.dropped} not for it)` : '';
+  console.log(`${stamp()} pico-emu: ${why} after ${((Date.now() - t0) / 1000).toFixed(0)} s real, ${chip.wire.transfers} gSPI transfers${link}; emulated/real ${ratio()}`);
+  setTimeout(() => process.exit(0), 100); // the console's last bytes
+}
+// A BKPT (the SDK's panic ends in one): rp2040js stops the core there, as a debugger would. On a board
+// without a debugger it is a hard fault, then the watchdog's reset.
+mcu.onBreak = (code) => {
+  sim.stopped = true;
+  stop(`the core stopped at BKPT ${code} (pc 0x${mcu.core.PC.toString(16)})`);
+};
+setTimeout(() => stop('stopped'), Number(opt.seconds) * 1000);
+runLockstep(sim);
