@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { runLockstep } from './lockstep.mjs';
 import { udpLink } from './udp-link.mjs';
+import { backtrace } from './backtrace.mjs';
 
 const require = createRequire(import.meta.url);
 const { values: opt } = parseArgs({
@@ -116,6 +117,8 @@ function stop(why) {
 // without a debugger it is a hard fault, then the watchdog's reset.
 mcu.onBreak = (code) => {
   sim.stopped = true;
+  console.log(`${stamp()} pico-emu: backtrace (PC, LR, return addresses on the stack):`);
+  for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'))) console.log(l);
   stop(`the core stopped at BKPT ${code} (pc 0x${mcu.core.PC.toString(16)})`);
 };
 setTimeout(() => stop('stopped'), Number(opt.seconds) * 1000);
