@@ -6,7 +6,7 @@ import fs from 'node:fs';
 
 const FLASH = 0x10000000, FLASH_END = 0x10200000;
 
-export function backtrace(mcu, elf, words = 96) {
+export function backtrace(mcu, elf, words = 256) {
   const { core } = mcu;
   const addrs = [core.PC, core.LR & ~1];
   for (let i = 0; i < words; i++) {

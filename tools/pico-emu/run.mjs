@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { runLockstep } from './lockstep.mjs';
 import { udpLink } from './udp-link.mjs';
 import { backtrace } from './backtrace.mjs';
+import { handleFlashTrap, trapFlashWrites } from './flash-rom.mjs';
 
 const require = createRequire(import.meta.url);
 const { values: opt } = parseArgs({
@@ -61,7 +62,7 @@ function loadUf2(mcu, file) {
 
 const sim = new rp2040js.Simulator();
 const mcu = sim.rp2040;
-mcu.loadBootrom(loadBootrom(opt.bootrom));
+mcu.loadBootrom(trapFlashWrites(loadBootrom(opt.bootrom)));
 mcu.logger = new rp2040js.ConsoleLogger(rp2040js.LogLevel.Error);
 loadUf2(mcu, opt.image);
 
@@ -116,6 +117,7 @@ function stop(why) {
 // A BKPT (the SDK's panic ends in one): rp2040js stops the core there, as a debugger would. On a board
 // without a debugger it is a hard fault, then the watchdog's reset.
 mcu.onBreak = (code) => {
+  if (handleFlashTrap(mcu, code)) return;
   sim.stopped = true;
   console.log(`${stamp()} pico-emu: backtrace (PC, LR, return addresses on the stack):`);
   for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'))) console.log(l);
