@@ -5,6 +5,7 @@
 # (dnsmasq) that gives the board's MAC 192.168.77.50, boots the image with the CYW43439 model, and
 # asks it with curl (every 2 s until it first answers, then every 10 s). Nothing leaves the namespace.
 #   tools/pico-emu/netns.sh SECONDS run.mjs-arguments...
+# PICO_EMU_RUNNER: another script to run in place of run.mjs (one that wraps it, to look inside).
 set -u
 seconds=$1; shift
 mac=28:cd:c1:00:00:01
@@ -24,8 +25,12 @@ dnsmasq --keep-in-foreground --conf-file=/dev/null --user=root --port=0 --interf
   pause=2
   for _ in $(seq "$((seconds / 2))"); do
     sleep $pause
-    out=$(curl -s -m 8 -w ' (HTTP %{http_code}, %{time_total} s)' http://192.168.77.50/api/v1/device/system/0/serialnumber 2>&1) &&
-      echo "curl: $out" && pause=10
+    if out=$(curl -sS -m 20 -w ' (HTTP %{http_code}, %{time_total} s)' http://192.168.77.50/api/v1/device/system/0/serialnumber 2>&1); then
+      echo "curl: $out"
+      pause=10
+    elif [ $pause = 10 ]; then
+      echo "curl: failed: $out"
+    fi
   done
 ) &
-node "$(dirname "$0")/run.mjs" --seconds "$seconds" --link 47001:47000 "$@"
+node "${PICO_EMU_RUNNER:-$(dirname "$0")/run.mjs}" --seconds "$seconds" --link 47001:47000 "$@"
