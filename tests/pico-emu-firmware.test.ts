@@ -28,15 +28,17 @@ function missing(): string | undefined {
   for (const tool of ['socat', 'dnsmasq', 'curl']) {
     if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `no ${tool}`;
   }
+  if (spawnSync('/usr/bin/python3', ['-c', 'import zeroconf']).status !== 0) return 'no python3-zeroconf';
   return undefined;
 }
 
 /** Runs the board until `done` says so from its output (or the time is up); returns the output. */
-function runBoard(done: (out: string) => boolean): Promise<string> {
+function runBoard(done: (out: string) => boolean, mac = '28:cd:c1:00:00:01'): Promise<string> {
   return new Promise((resolve) => {
     const args = ['-n', '19', 'unshare', '-n', 'tools/pico-emu/netns.sh', String(REAL_SECONDS),
-      '--image', IMAGE, '--bootrom', BOOTROM, '--ssid', 'lab', '--password', 'secret'];
-    const p = spawn('nice', args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      '--image', IMAGE, '--bootrom', BOOTROM, '--ssid', 'lab', '--password', 'secret', '--mac', mac];
+    const env = { ...process.env, PICO_EMU_BROWSE: '1' };
+    const p = spawn('nice', args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const stop = (): void => {
       try { process.kill(-p.pid!, 'SIGTERM'); } catch { /* already gone */ }
@@ -69,5 +71,21 @@ describe('Pico W image on an emulated board (rp2040js + CYW43439 model)', functi
     const answer = /^curl: (\{.*\}) \(HTTP 200/m.exec(out);
     assert.ok(answer, out);
     assert.equal(JSON.parse(answer[1]).response.value, parseInt(serial[1], 16));
+  });
+
+  it(`gives two boards with two MACs two serials and two DNS-SD names (python-zeroconf)${why ? ` (skipped: ${why})` : ''}`, async function () {
+    this.timeout(2 * (REAL_SECONDS + 30) * 1000);
+    const seen: string[] = [];
+    for (const mac of ['28:cd:c1:00:00:01', '28:cd:c1:00:00:02']) {
+      const found = /^dns-sd: (brainstem-[0-9a-f]+)\._brainstem\._tcp\.local\. (\S+) (\d+) serial=(\S+)$/m;
+      const out = await runBoard((o) => found.test(o), mac);
+      const serial = /REST API on port 80, serial 0x([0-9a-f]+)/.exec(out);
+      const dnssd = found.exec(out);
+      assert.ok(serial && dnssd, out);
+      assert.equal(serial[1], mac.split(':').slice(2).join('').replace(/^0+/, ''), 'the serial is the chip MAC\'s last four bytes');
+      assert.equal(`${dnssd[2]}:${dnssd[3]}`, '192.168.77.50:80');
+      seen.push(`${serial[1]} ${dnssd[1]} ${dnssd[4]}`);
+    }
+    assert.deepEqual(seen, ['c1000001 brainstem-c1000001 0xC1000001', 'c1000002 brainstem-c1000002 0xC1000002']);
   });
 });
