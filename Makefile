@@ -162,7 +162,7 @@ MCCONFIG_ARGS ?=
 DEVICE_BUILD_DIR ?=
 MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
-.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size check-moddable
+.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size pico-emu pico-emu-net check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
 moddable-tools:
@@ -218,6 +218,29 @@ device: $(NPM_STAMP) moddable-tools $(if $(IS_PICO),pico-tools) ## firmware with
 # binutils: docs/pico.md shows its output. A build of the JavaScript half alone gives the XS rows.
 pico-size: ## sizes of the Pico W image make device built (flash, RAM, XS image, uf2)
 	@node tools/pico-size.mjs "$(or $(DEVICE_BUILD_DIR),$(if $(MODDABLE),$(MODDABLE)/build))"
+
+# The Pico W image on an emulated board: rp2040js (npm) runs it instruction by instruction with a model
+# of its CYW43439 Wi-Fi chip on the Wi-Fi pins (tools/pico-emu/, written from pico-sdk's cyw43-driver),
+# and prints the USB serial console's trace and the emulated/real time ratio (docs/pico.md).
+#   make pico-emu       boot for PICO_EMU_SECONDS of real time; the chip joins the emulated access point
+#                       (PICO_EMU_ARGS: --ssid, --password as the image was built with; --mac; --trace)
+#   make pico-emu-net   the same inside a network namespace of its own (root, unshare -n): a TAP device
+#                       with a DHCP server (socat and dnsmasq, installed when missing), and curl asking
+#                       the board http://192.168.77.50/ every 10 s
+# PICO_IMAGE: the xs_pico.uf2 of make device PLATFORM=pico/pico_w. PICO_BOOTROM: the RP2040 B1 boot ROM
+# (rp2040js's demo/bootrom.ts from its repository, or a raw b1.bin).
+PICO_IMAGE ?= $(or $(DEVICE_BUILD_DIR),$(if $(MODDABLE),$(MODDABLE)/build))/bin/pico/pico_w/release/brainstem-rest/xs_pico.uf2
+PICO_BOOTROM ?= $(PICO_ROOT)/rp2040js/demo/bootrom.ts
+PICO_EMU_SECONDS ?= 120
+PICO_EMU_ARGS ?= --ssid lab --password secret
+PICO_EMU_RUN = --image "$(PICO_IMAGE)" --bootrom "$(PICO_BOOTROM)" $(PICO_EMU_ARGS)
+
+pico-emu: build ## boot the Pico W image on rp2040js with the emulated Wi-Fi chip; print its console
+	nice -n 19 node tools/pico-emu/run.mjs --seconds $(PICO_EMU_SECONDS) $(PICO_EMU_RUN)
+
+pico-emu-net: build ## the emulated Pico W on a TAP link in a network namespace, with DHCP, asked by curl
+	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
+	nice -n 19 unshare -n tools/pico-emu/netns.sh $(PICO_EMU_SECONDS) $(PICO_EMU_RUN)
 
 # A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.
 device-budget: $(NPM_STAMP) moddable-tools ## desktop-host build inside the module's fixed XS heap

@@ -1,0 +1,52 @@
+// Runs an rp2040js 1.4.1 Simulator with its PIO blocks stepped in lockstep with the CPU, one PIO
+// cycle per CPU cycle. rp2040js steps an enabled PIO from a setTimeout loop of its own (RPPIO.run:
+// 1,000 steps per turn of the event loop, while Simulator.execute runs 1,000,000 instructions per
+// turn), so a gSPI transfer to the Wi-Fi chip would take milliseconds of emulated time instead of
+// microseconds, and the cyw43-driver's 225 KB firmware download minutes. (rp2040js does not model
+// the PIO clock divider either: a state machine runs at the system clock here.)
+const CYCLE_NANOS = 1e9 / 125e6; // rp2040js's fixed 125 MHz
+const TURN = 1_000_000; // instructions per turn of the event loop, as Simulator.execute
+
+export function runLockstep(sim) {
+  const { rp2040, clock } = sim;
+  const pios = rp2040.pio;
+  for (const pio of pios) pio.run = () => {}; // stepped below instead
+  // A state machine that waits (a stall on an empty or full FIFO, a WAIT on a pin or IRQ) is woken
+  // by the write, the pin or the IRQ itself (StateMachine.checkWait): stepping it meanwhile does
+  // nothing. The driver leaves its machine enabled and stalled between transfers.
+  const busy = (pio) => !pio.stopped && pio.machines.some((m) => m.enabled && !m.waiting);
+  const pioActive = () => busy(pios[0]) || busy(pios[1]);
+  const stepPio = (cycles) => {
+    for (const pio of pios) {
+      if (pio.stopped) continue;
+      for (let c = 0; c < cycles; c++) pio.step();
+    }
+  };
+  let timer = null;
+  const turn = () => {
+    timer = null;
+    for (let i = 0; i < TURN && !sim.stopped; i++) {
+      if (rp2040.core.waiting) {
+        if (pioActive()) {
+          clock.tick(CYCLE_NANOS);
+          stepPio(1);
+        } else {
+          const nanos = clock.nanosToNextAlarm;
+          clock.tick(nanos);
+          i += nanos / CYCLE_NANOS;
+        }
+      } else {
+        const cycles = rp2040.core.executeInstruction();
+        clock.tick(cycles * CYCLE_NANOS);
+        if (pioActive()) stepPio(cycles);
+      }
+    }
+    if (!sim.stopped) timer = setTimeout(turn, 0);
+  };
+  sim.stopped = false;
+  turn();
+  return () => {
+    sim.stopped = true;
+    if (timer) clearTimeout(timer);
+  };
+}

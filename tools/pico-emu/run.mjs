@@ -1,0 +1,127 @@
+// Boots a Pico W image (the xs_pico.uf2 that `make device PLATFORM=pico/pico_w` builds) on rp2040js
+// with the CYW43439 model (build/tools/pico-emu, from `make build`) on its Wi-Fi pins, and prints
+// the USB serial console's trace with the emulated time, then the emulated/real time ratio.
+//
+//   node tools/pico-emu/run.mjs --image xs_pico.uf2 --bootrom bootrom.ts [--seconds 60]
+//        [--mac 28:cd:c1:00:00:01] [--ssid lab] [--password secret] [--trace: every ioctl and event]
+//        [--link LOCALPORT:PEERPORT]   Ethernet frames as UDP datagrams on 127.0.0.1 (udp-link.mjs)
+//        [--ap-away FROM:TO]           the access point is gone between these emulated seconds
+//
+// rp2040js is found by require() (so NODE_PATH works); the RP2040 B1 boot ROM is read from a file:
+// rp2040js's demo/bootrom.ts (hex words) or a raw 16 KiB image.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { runLockstep } from './lockstep.mjs';
+import { udpLink } from './udp-link.mjs';
+import { backtrace } from './backtrace.mjs';
+import { handleFlashTrap, trapFlashWrites } from './flash-rom.mjs';
+
+const require = createRequire(import.meta.url);
+const { values: opt } = parseArgs({
+  options: {
+    image: { type: 'string' }, bootrom: { type: 'string' }, seconds: { type: 'string', default: '60' },
+    mac: { type: 'string', default: '28:cd:c1:00:00:01' }, ssid: { type: 'string', default: 'lab' },
+    password: { type: 'string' }, trace: { type: 'boolean', default: false }, link: { type: 'string' },
+    'ap-away': { type: 'string' },
+  },
+});
+
+function fail(why) {
+  console.error(`pico-emu: ${why}`);
+  process.exit(2);
+}
+
+if (!opt.image || !fs.existsSync(opt.image)) fail(`no image at ${opt.image ?? '(none: --image)'}; build it with make device PLATFORM=pico/pico_w`);
+if (!opt.bootrom || !fs.existsSync(opt.bootrom)) fail(`no RP2040 boot ROM at ${opt.bootrom ?? '(none: --bootrom)'} (docs/pico.md)`);
+let rp2040js;
+try {
+  rp2040js = require('rp2040js');
+} catch {
+  fail('rp2040js is not installed (npm install rp2040js@1.4.1, or NODE_PATH to one)');
+}
+const { Cyw43 } = require('../../build/tools/pico-emu/cyw43.js');
+const { attachCyw43 } = require('../../build/tools/pico-emu/rp2040-pins.js');
+
+function loadBootrom(file) {
+  const raw = fs.readFileSync(file);
+  if (file.endsWith('.bin')) return new Uint32Array(raw.buffer, raw.byteOffset, raw.length >> 2);
+  const words = raw.toString('utf8').match(/0x[0-9a-f]{8}/gi) ?? [];
+  return Uint32Array.from(words, (w) => parseInt(w, 16));
+}
+
+function loadUf2(mcu, file) {
+  const uf2 = fs.readFileSync(file);
+  for (let off = 0; off + 512 <= uf2.length; off += 512) {
+    const flags = uf2.readUInt32LE(off + 8), addr = uf2.readUInt32LE(off + 12), size = uf2.readUInt32LE(off + 16);
+    // RP2040 blocks only: picotool adds an RP2350-E10 block for 0x10ffff00
+    if (!(flags & 0x2000) || uf2.readUInt32LE(off + 28) !== 0xe48bff56) continue;
+    mcu.flash.set(uf2.subarray(off + 32, off + 32 + size), addr - 0x10000000);
+  }
+}
+
+const sim = new rp2040js.Simulator();
+const mcu = sim.rp2040;
+mcu.loadBootrom(trapFlashWrites(loadBootrom(opt.bootrom)));
+mcu.logger = new rp2040js.ConsoleLogger(rp2040js.LogLevel.Error);
+loadUf2(mcu, opt.image);
+
+const t0 = Date.now();
+const stamp = () => `[${(sim.clock.micros / 1e6).toFixed(3)} s]`;
+const chip = new Cyw43({
+  mac: opt.mac,
+  ap: { ssid: opt.ssid, password: opt.password },
+  later: (ms, fn) => sim.clock.createAlarm(fn).schedule(ms * 1e6),
+  // every bus-level step with --trace; otherwise the milestones: firmware started, joins, leaves
+  trace: (line) => { if (opt.trace || !/^(ioctl|event) /.test(line)) console.log(`${stamp()} cyw43: ${line}`); },
+});
+attachCyw43(mcu, chip);
+if (opt['ap-away']) {
+  const [from, to] = opt['ap-away'].split(':').map(Number);
+  if (!(from >= 0 && to > from)) fail(`--ap-away wants FROM:TO in emulated seconds, not ${opt['ap-away']}`);
+  const at = (s, present) => sim.clock.createAlarm(() => {
+    console.log(`${stamp()} pico-emu: the access point ${present ? 'is back' : 'goes away'}`);
+    chip.setAccessPointPresent(present);
+  }).schedule(s * 1e9);
+  at(from, false);
+  at(to, true);
+}
+let frames;
+if (opt.link) {
+  const [local, peer] = opt.link.split(':').map(Number);
+  if (!(local > 0 && peer > 0)) fail(`--link wants LOCALPORT:PEERPORT, not ${opt.link}`);
+  frames = udpLink(chip, local, peer);
+}
+
+const cdc = new rp2040js.USBCDC(mcu.usbCtrl);
+let line = '';
+cdc.onSerialData = (bytes) => {
+  for (const b of bytes) {
+    if (b === 10) {
+      console.log(`${stamp()} ${line}`);
+      line = '';
+    } else if (b !== 13) line += String.fromCharCode(b);
+  }
+};
+
+mcu.core.PC = 0x10000000;
+const ratio = () => (sim.clock.micros / 1e3 / (Date.now() - t0)).toFixed(3);
+let stopping = false;
+function stop(why) {
+  if (stopping) return;
+  stopping = true;
+  const link = frames ? `, ${frames.out} frames out, ${frames.in} in (${frames.dropped} not for it)` : '';
+  console.log(`${stamp()} pico-emu: ${why} after ${((Date.now() - t0) / 1000).toFixed(0)} s real, ${chip.wire.transfers} gSPI transfers${link}; emulated/real ${ratio()}`);
+  setTimeout(() => process.exit(0), 100); // the console's last bytes
+}
+// A BKPT (the SDK's panic ends in one): rp2040js stops the core there, as a debugger would. On a board
+// without a debugger it is a hard fault, then the watchdog's reset.
+mcu.onBreak = (code) => {
+  if (handleFlashTrap(mcu, code)) return;
+  sim.stopped = true;
+  console.log(`${stamp()} pico-emu: backtrace (PC, LR, return addresses on the stack):`);
+  for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'))) console.log(l);
+  stop(`the core stopped at BKPT ${code} (pc 0x${mcu.core.PC.toString(16)})`);
+};
+setTimeout(() => stop('stopped'), Number(opt.seconds) * 1000);
+runLockstep(sim);
