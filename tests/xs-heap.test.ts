@@ -45,6 +45,24 @@ const MAX_STREAM_SLOTS = 85;
 const MAX_CONNECTION_BUFFER_BYTES = 4 * 512;
 /** Live slots that may come and go between two samples (XS caches, the JSON report itself). */
 const SLOT_NOISE = 64;
+/**
+ * The device server on the fake ECMA-419 sockets (tests/xs/device-entry.ts; the fake socket is
+ * JavaScript, so its own slots are inside these figures): live slots a connection holding a
+ * half-received request adds, its transport and socket included. Measured 118.5 (133.5 when the
+ * transport kept a closure for its drain notice, a slot per flag and the read buffer's reference).
+ */
+const MAX_DEVICE_CONNECTION_SLOTS = 122;
+/**
+ * Live slots a socket refused with 503 (every slot held) adds while its answer waits to be taken:
+ * measured 80.75 (105.75 when its transport kept a closure for its drain notice and one for its
+ * linger timer).
+ */
+const MAX_REFUSED_SOCKET_SLOTS = 85;
+/**
+ * Slots a refusal allocates, garbage included: measured 210 (295 when a refused socket got a
+ * whole Connection, its request parser and its 512-byte head buffer, before being answered).
+ */
+const MAX_REFUSAL_SLOTS = 220;
 
 interface Report { bytes: number; written: number; closed: number }
 
@@ -89,6 +107,35 @@ describe('retained heap of the device-side core under XS', function () {
     assert.ok(afterLong - afterWarm <= SLOT_NOISE, `live slots grew from ${afterWarm} to ${afterLong} over 10,000 requests`);
     assert.ok(afterLong - base <= MAX_CORE_SLOTS, `the core retains ${afterLong - base} slots after 10,100 requests`);
     assert.equal(last.bytes, warm.bytes, 'buffer bytes held by the connections changed over 10,000 requests');
+  });
+
+  it('on the device server, a connection and a refused socket each cost at most a fixed number of slots', async () => {
+    const device = new XsnapWorker({ name: 'xs-heap-device' });
+    await device.start();
+    try {
+      await device.evaluate(await bundleForXs(ROOT, 'tests/xs/device-entry.ts'));
+      const send = async (bytes: number[]): Promise<number> => (await device.command(new Uint8Array(bytes))).meter.currentHeapCount;
+      await send([0x42, 0]); // 'B': module, Api, server (their first allocations before the baseline)
+      await send([0x5a]);
+      await send([0x42, 0]);
+      const booted = await device.liveSlots();
+      await send([0x50]); // 'P': 4 connections, each holding half a request
+      const held = await device.liveSlots();
+      const perConnection = (held - booted) / 4;
+      assert.ok(perConnection > 0 && perConnection <= MAX_DEVICE_CONNECTION_SLOTS,
+        `a device connection holds ${perConnection} slots (bound ${MAX_DEVICE_CONNECTION_SLOTS})`);
+      const before = await send([]);
+      const after = await send([0x58]); // 'X': 4 more sockets, refused, their 503s waiting
+      const allocated = (after - before) / 4;
+      const perRefused = ((await device.liveSlots()) - held) / 4;
+      assert.ok(perRefused > 0 && perRefused <= MAX_REFUSED_SOCKET_SLOTS,
+        `a refused socket holds ${perRefused} slots while its answer waits (bound ${MAX_REFUSED_SOCKET_SLOTS})`);
+      assert.ok(allocated > 0 && allocated <= MAX_REFUSAL_SLOTS, `a refusal allocates ${allocated} slots (bound ${MAX_REFUSAL_SLOTS})`);
+      const read = JSON.parse(Buffer.from((await device.command(new Uint8Array([0x59]))).reply).toString('latin1')) as { refused: string };
+      assert.equal(read.refused, '503,503,503,503', 'each refused socket is answered 503 once it reads');
+    } finally {
+      await device.close();
+    }
   });
 
   it('a connection, an answer and a streaming scrape or description each cost at most a fixed number of slots', async () => {

@@ -39,7 +39,7 @@ export class DeviceServer implements TransportEvents {
   private readonly listener: Listener;
   private readonly timer: Timer;
   /** The one read buffer every connection's reads go through (handed on at once). */
-  private readonly readBuffer = new Uint8Array(READ_CHUNK);
+  readonly readBuffer = new Uint8Array(READ_CHUNK);
   /** Monotonic milliseconds: Date jumps when SNTP or a clock PUT sets it, and Time.ticks wraps on ESP32. */
   private readonly ticks: () => number;
   /** The pacing of writes on a board with a small lwIP heap (the Pico W), or null. */
@@ -126,14 +126,14 @@ export class DeviceServer implements TransportEvents {
       const peer = socket.remoteAddress ?? '';
       let t: DeviceTransport;
       try {
-        t = new DeviceTransport(socket, this, this.readBuffer);
+        t = new DeviceTransport(socket, this);
       } catch (e) {
         trace(`accept failed: ${(e as Error).message}\n`);
         continue;
       }
-      const c = this.core.connect(t, peer);
-      // Refused (503): not added; it answers, drains and closes on its own.
-      if (this.core.admit(c)) this.connections.set(t, c);
+      // Refused (503): no Connection; the transport answers, drains and closes on its own.
+      const c = this.core.accept(t, peer);
+      if (c) this.connections.set(t, c);
     }
   }
 
