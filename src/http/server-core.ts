@@ -20,6 +20,11 @@ export interface ServerCoreOptions {
   readonly codec?: TextCodec;
 }
 
+/** Told of each connection before the tick checks it (the device notes whose answer a reset waits for). */
+export interface TickWatcher {
+  before(c: Connection): void;
+}
+
 export class ServerCore {
   readonly slots: ConnectionSlots<Connection>;
   private readonly now: () => number;
@@ -74,14 +79,14 @@ export class ServerCore {
 
   /**
    * The timer's tick: every admitted connection checks its deadlines (408, idle close) and ticks its
-   * event stream; `before` (made once by the caller) runs first for each.
+   * event stream; `watcher.before` runs first for each (an object, not a closure the caller keeps).
    */
-  tick(before?: (c: Connection) => void): void {
+  tick(watcher?: TickWatcher): void {
     // Backwards: a connection that closes here leaves the list.
     const list = this.slots.list();
     for (let i = list.length - 1; i >= 0; i--) {
       const c = list[i];
-      if (before) before(c);
+      if (watcher) watcher.before(c);
       c.checkTimeout();
     }
   }
