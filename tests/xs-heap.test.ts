@@ -52,11 +52,11 @@ const SLOT_NOISE = 64;
 /**
  * The device server on the fake ECMA-419 sockets (tests/xs/device-entry.ts; the fake socket is
  * JavaScript, so its own slots are inside these figures): live slots the device module, the Api and
- * the listening server retain after a boot. Measured 453 (510 when settings kept every value beside
+ * the listening server retain after a boot. Measured 420 (510 when settings kept every value beside
  * its factory value, the codec was three closures and the server's listener and timer callbacks were
  * closures).
  */
-const MAX_DEVICE_BOOT_SLOTS = 470;
+const MAX_DEVICE_BOOT_SLOTS = 440;
 /**
  * Live slots a device connection holding a half-received request adds, its transport and socket
  * included. Measured 112.5 (118.5 with a slot per seldom-sent header value in its request head; 133.5
