@@ -60,7 +60,8 @@ export class DeviceTransport implements Transport {
   private readonly events: TransportEvents;
   private readable = 0;
   private writable = 0;
-  private readonly queue: Uint8Array[] = [];
+  /** Answer bytes waiting for the socket, in order; null while none wait (an idle socket holds no array). */
+  private queue: Uint8Array[] | null = null;
   private queued = 0;
   /** UNSENT | CLOSING | DONE | WRITE_FAILED | DRAIN_SET. */
   private flags = 0;
@@ -90,7 +91,7 @@ export class DeviceTransport implements Transport {
     if (this.flags & (DONE | CLOSING)) return;
     this.flags |= CLOSING;
     // Paced, the socket closes once its last bytes are acknowledged: until then they hold lwIP's heap.
-    if (!this.queue.length && !this.sending()) this.finish();
+    if (!this.waiting() && !this.sending()) this.finish();
     else this.lingerFor(LINGER_MS);
   }
 
@@ -124,7 +125,7 @@ export class DeviceTransport implements Transport {
 
   /** Run `then` once everything written so far has left (for the reset after its answer). */
   whenFlushed(then: () => void): void {
-    if (this.flags & DONE || (!this.queue.length && !(this.flags & UNSENT))) then();
+    if (this.flags & DONE || (!this.waiting() && !(this.flags & UNSENT))) then();
     else this.flushed = then;
   }
 
@@ -134,13 +135,22 @@ export class DeviceTransport implements Transport {
   }
 
   private enqueue(bytes: Uint8Array): void {
-    this.queue.push(bytes);
+    const queue = this.queue;
+    if (queue) queue.push(bytes);
+    else this.queue = [bytes];
     this.queued += bytes.length;
+  }
+
+  /** Do answer bytes wait for the socket? */
+  private waiting(): boolean {
+    const queue = this.queue;
+    return queue !== null && queue.length > 0;
   }
 
   /** Write queued bytes, in order, as far as the socket's writable count (and the server's pacing) goes. */
   private drain(): void {
     const queue = this.queue;
+    if (!queue) return;
     const turns = this.events.turns;
     while (queue.length && this.writable > 0) {
       let room = this.writable;
@@ -167,6 +177,7 @@ export class DeviceTransport implements Transport {
       if (n === head.length) queue.shift();
       else queue[0] = head.subarray(n);
     }
+    if (!queue.length && this.queue === queue) this.queue = null;
   }
 
   /** The socket's onReadable (through the module-level callback below). */
@@ -195,7 +206,7 @@ export class DeviceTransport implements Transport {
       if (count > turns.capacity) turns.capacity = count;
       if (count >= turns.capacity) turns.give(this); // the whole send buffer is free: all acknowledged
     }
-    if (!this.queue.length && !this.sending()) {
+    if (!this.waiting() && !this.sending()) {
       // Nothing was waiting: what was written before this event has left.
       this.flags &= ~UNSENT;
       const then = this.flushed;
@@ -210,7 +221,7 @@ export class DeviceTransport implements Transport {
       this.flags |= DRAIN_SET;
       (Timer.set(onDrainNotice, 0) as OwnedTimer).owner = this;
     }
-    if (this.queue.length) return;
+    if (this.waiting()) return;
     if (this.flags & CLOSING) {
       if (!this.sending()) this.finish(); // paced: once the last bytes are acknowledged
       return;
@@ -224,7 +235,7 @@ export class DeviceTransport implements Transport {
     this.events.end(this); // the Connection closes: close() below lingers while an answer is queued
     const flags = this.flags;
     if (flags & DONE) return;
-    if (!(flags & CLOSING) || flags & WRITE_FAILED || !this.queue.length) this.finish();
+    if (!(flags & CLOSING) || flags & WRITE_FAILED || !this.waiting()) this.finish();
     else this.drain(); // a half-closed peer still reads: send it the rest (a failing write finishes)
   }
 
@@ -245,7 +256,7 @@ export class DeviceTransport implements Transport {
     this.flags |= DONE;
     if (this.linger !== undefined) Timer.clear(this.linger);
     this.linger = undefined;
-    this.queue.length = 0;
+    this.queue = null;
     this.queued = 0;
     const turns = this.events.turns;
     if (turns) turns.forget(this);
