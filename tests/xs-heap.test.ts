@@ -36,7 +36,8 @@ const MAX_CONNECTION_SLOTS = 54;
 const MAX_REQUEST_SLOTS = 150;
 /**
  * Live slots a connection holds beyond an idle one while GET /metrics or the description streams and
- * its socket is full: measured 79 and 73 (85 and 79 when the request head kept a slot for each of the
+ * its socket is full: measured 76 and 70 (79 and 73 when the streamed body kept a slot per flag; 85 and
+ * 79 when the request head also kept a slot for each of the
  * seldom-sent header values; 90 each when each metric family was a stored row and the streamed body
  * and framing belonged to the connection).
  */
@@ -59,14 +60,15 @@ const SLOT_NOISE = 64;
 const MAX_DEVICE_BOOT_SLOTS = 440;
 /**
  * Live slots a device connection holding a half-received request adds, its transport and socket
- * included. Measured 112.5 (118.5 with a slot per seldom-sent header value in its request head; 133.5
+ * included. Measured 110.5 (112.5 when its transport kept an empty answer queue; 118.5 with a slot per
+ * seldom-sent header value in its request head; 133.5
  * when the transport also kept a closure for its drain notice, a slot per flag and the read buffer's
  * reference).
  */
 const MAX_DEVICE_CONNECTION_SLOTS = 116;
 /**
  * Live slots a socket refused with 503 (every slot held) adds while its answer waits to be taken:
- * measured 80.75 (105.75 when its transport kept a closure for its drain notice and one for its
+ * measured 80.5 (105.75 when its transport kept a closure for its drain notice and one for its
  * linger timer).
  */
 const MAX_REFUSED_SOCKET_SLOTS = 85;
