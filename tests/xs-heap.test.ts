@@ -13,8 +13,10 @@ import { XsnapWorker } from './xs/xsnap-worker';
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * Live slots the core adds over the loaded bundle and the HAL: 351 after 10,100 requests with 4 half
- * requests held (386 when each connection held its own answer fields, head framing and streamed-body
+ * Live slots the core adds over the loaded bundle and the HAL: 327 after 10,100 requests with 4 half
+ * requests held (351 when
+ * each request head kept a slot for every header value it acts on, the codec was three closures and
+ * the connection's header values were all its own; 386 when each connection held its own answer fields, head framing and streamed-body
  * object; 514 when it also made its body buffer, chunked decoder and answer object up front); of them
  * about 24 are a firmware update's streamed-body path and an answer made later (each parser's sink and
  * router, each connection's pending answer, the Api's table of uploads). The slots between the two are
@@ -22,21 +24,24 @@ const ROOT = path.resolve(__dirname, '../..');
  * made once at the first field that needs them on either path: these requests arrive in two reads, so
  * only the byte path runs here, and the fast path makes the same patterns at a device's first request.
  */
-const MAX_CORE_SLOTS = 360;
+const MAX_CORE_SLOTS = 335;
 /**
- * Live slots one connection holding a half-received request adds: measured 56.5, 4 of them the update
- * path and the answer made later (about 24 more when each held the server-wide fields itself, a head
- * framing object and a streamed-body object while idle).
+ * Live slots one connection holding a half-received request adds: measured 50.5, 4 of them the update
+ * path and the answer made later (56.5 when its request head kept a slot for each of the seldom-sent
+ * header values; about 24 more when each held the server-wide fields itself, a head framing object and
+ * a streamed-body object while idle).
  */
-const MAX_CONNECTION_SLOTS = 60;
+const MAX_CONNECTION_SLOTS = 54;
 /** Slots one answered GET allocates (garbage included, between collections): measured 144. */
 const MAX_REQUEST_SLOTS = 150;
 /**
  * Live slots a connection holds beyond an idle one while GET /metrics or the description streams and
- * its socket is full: measured 85 and 79 (90 each when each metric family was a stored row and the
- * streamed body and framing belonged to the connection).
+ * its socket is full: measured 76 and 70 (79 and 73 when the streamed body kept a slot per flag; 85 and
+ * 79 when the request head also kept a slot for each of the
+ * seldom-sent header values; 90 each when each metric family was a stored row and the streamed body
+ * and framing belonged to the connection).
  */
-const MAX_STREAM_SLOTS = 85;
+const MAX_STREAM_SLOTS = 80;
 /**
  * Buffer bytes the 4 connections hold: 4 x 512, the idle size of the on-demand request buffers, which a
  * small half-received request fits in (36,872 when each connection held a 5 KiB head and a 4 KiB body
@@ -45,6 +50,33 @@ const MAX_STREAM_SLOTS = 85;
 const MAX_CONNECTION_BUFFER_BYTES = 4 * 512;
 /** Live slots that may come and go between two samples (XS caches, the JSON report itself). */
 const SLOT_NOISE = 64;
+/**
+ * The device server on the fake ECMA-419 sockets (tests/xs/device-entry.ts; the fake socket is
+ * JavaScript, so its own slots are inside these figures): live slots the device module, the Api and
+ * the listening server retain after a boot. Measured 420 (510 when settings kept every value beside
+ * its factory value, the codec was three closures and the server's listener and timer callbacks were
+ * closures).
+ */
+const MAX_DEVICE_BOOT_SLOTS = 440;
+/**
+ * Live slots a device connection holding a half-received request adds, its transport and socket
+ * included. Measured 110.5 (112.5 when its transport kept an empty answer queue; 118.5 with a slot per
+ * seldom-sent header value in its request head; 133.5
+ * when the transport also kept a closure for its drain notice, a slot per flag and the read buffer's
+ * reference).
+ */
+const MAX_DEVICE_CONNECTION_SLOTS = 116;
+/**
+ * Live slots a socket refused with 503 (every slot held) adds while its answer waits to be taken:
+ * measured 80.5 (105.75 when its transport kept a closure for its drain notice and one for its
+ * linger timer).
+ */
+const MAX_REFUSED_SOCKET_SLOTS = 85;
+/**
+ * Slots a refusal allocates, garbage included: measured 210 (295 when a refused socket got a
+ * whole Connection, its request parser and its 512-byte head buffer, before being answered).
+ */
+const MAX_REFUSAL_SLOTS = 220;
 
 interface Report { bytes: number; written: number; closed: number }
 
@@ -89,6 +121,37 @@ describe('retained heap of the device-side core under XS', function () {
     assert.ok(afterLong - afterWarm <= SLOT_NOISE, `live slots grew from ${afterWarm} to ${afterLong} over 10,000 requests`);
     assert.ok(afterLong - base <= MAX_CORE_SLOTS, `the core retains ${afterLong - base} slots after 10,100 requests`);
     assert.equal(last.bytes, warm.bytes, 'buffer bytes held by the connections changed over 10,000 requests');
+  });
+
+  it('on the device server, a boot, a connection and a refused socket each cost at most a fixed number of slots', async () => {
+    const device = new XsnapWorker({ name: 'xs-heap-device' });
+    await device.start();
+    try {
+      await device.evaluate(await bundleForXs(ROOT, 'tests/xs/device-entry.ts'));
+      const send = async (bytes: number[]): Promise<number> => (await device.command(new Uint8Array(bytes))).meter.currentHeapCount;
+      await send([0x42, 0]); // 'B': module, Api, server (their first allocations before the baseline)
+      await send([0x5a]); // 'Z': dropped
+      const empty = await device.liveSlots();
+      await send([0x42, 0]);
+      const booted = await device.liveSlots();
+      assert.ok(booted - empty <= MAX_DEVICE_BOOT_SLOTS, `a booted device retains ${booted - empty} slots (bound ${MAX_DEVICE_BOOT_SLOTS})`);
+      await send([0x50]); // 'P': 4 connections, each holding half a request
+      const held = await device.liveSlots();
+      const perConnection = (held - booted) / 4;
+      assert.ok(perConnection > 0 && perConnection <= MAX_DEVICE_CONNECTION_SLOTS,
+        `a device connection holds ${perConnection} slots (bound ${MAX_DEVICE_CONNECTION_SLOTS})`);
+      const before = await send([]);
+      const after = await send([0x58]); // 'X': 4 more sockets, refused, their 503s waiting
+      const allocated = (after - before) / 4;
+      const perRefused = ((await device.liveSlots()) - held) / 4;
+      assert.ok(perRefused > 0 && perRefused <= MAX_REFUSED_SOCKET_SLOTS,
+        `a refused socket holds ${perRefused} slots while its answer waits (bound ${MAX_REFUSED_SOCKET_SLOTS})`);
+      assert.ok(allocated > 0 && allocated <= MAX_REFUSAL_SLOTS, `a refusal allocates ${allocated} slots (bound ${MAX_REFUSAL_SLOTS})`);
+      const read = JSON.parse(Buffer.from((await device.command(new Uint8Array([0x59]))).reply).toString('latin1')) as { refused: string };
+      assert.equal(read.refused, '503,503,503,503', 'each refused socket is answered 503 once it reads');
+    } finally {
+      await device.close();
+    }
   });
 
   it('a connection, an answer and a streaming scrape or description each cost at most a fixed number of slots', async () => {

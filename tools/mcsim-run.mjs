@@ -6,8 +6,9 @@
 //
 // A debug build (budget/measure/manifest.json: `make device-measure`) prints an "instruments:" line a
 // second; the summary gives the live slots and chunk bytes at idle (the last sample before the command)
-// and at the peak (the largest sample while it ran). Any build: an abort ("fixed size heap") or an
-// mcsim that died fails the run.
+// and at the peak (the largest sample while it ran), and its "live peak:" lines the live heap at its
+// fullest (after a collection every 10 ms, garbage left out). Any build: an abort ("fixed size heap")
+// or an mcsim that died fails the run.
 //
 //   node tools/mcsim-run.mjs --app DIR/bin/lin/mc/release/NAME/mc.so [--idle 3] [--log FILE] -- node tools/mcsim-churn-load.mjs --mixed
 //
@@ -70,9 +71,13 @@ function answers(port) {
 class Instruments {
   key = [];
   samples = [];
+  /** {slots, chunks} per "live peak:" line of budget/measure/main.js: the live heap at its fullest in a second. */
+  live = [];
   aborts = [];
   line(text, phase) {
-    if (text.startsWith('instruments key: ')) this.key = text.slice(17).split(',');
+    const live = /^live peak: (\d+) slots, (\d+) chunk bytes/.exec(text);
+    if (live) this.live.push({ phase, slots: Number(live[1]), chunks: Number(live[2]) });
+    else if (text.startsWith('instruments key: ')) this.key = text.slice(17).split(',');
     else if (text.startsWith('instruments: ') && this.key.length) {
       const v = text.slice(13).split(',').map(Number);
       const slotBytes = v[this.key.indexOf('Slot used')];
@@ -138,6 +143,10 @@ function report(inst, alive) {
   const peak = (k) => Math.max(...load.map((s) => s[k]));
   if (idle) console.log(`heap at idle (last sample before the command): ${idle.slots} slots, ${idle.chunks} chunk bytes`);
   if (load.length) console.log(`heap while the command ran (${load.length} samples): peak ${peak('slots')} slots, ${peak('chunks')} chunk bytes`);
+  const live = (phase) => inst.live.filter((s) => s.phase === phase);
+  const most = (list, k) => Math.max(...list.map((s) => s[k]));
+  if (live('idle').length) console.log(`live heap at idle (after a collection, largest of the last second): ${live('idle').at(-1).slots} slots, ${live('idle').at(-1).chunks} chunk bytes`);
+  if (live('load').length) console.log(`live heap while the command ran (after each 10 ms collection): peak ${most(live('load'), 'slots')} slots, ${most(live('load'), 'chunks')} chunk bytes`);
   if (!inst.samples.length) console.log('no instruments lines (a release build prints none: make device-measure for figures)');
   for (const a of inst.aborts) console.log(`mcsim: ${a}`);
   console.log(alive ? 'mcsim: still running at the end' : 'mcsim: DIED during the run');

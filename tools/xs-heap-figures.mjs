@@ -6,6 +6,8 @@
 // one answered request allocates (median growth between collections); and what a connection holds
 // while it streams GET /metrics or the device description, stopped where a module's socket is full.
 //
+// Then the same for the device server on the fake ECMA-419 sockets (tests/xs/device-entry.ts).
+//
 //   make build && node tools/xs-heap-figures.mjs
 
 import * as path from 'node:path';
@@ -60,12 +62,46 @@ export async function heapFigures() {
   }
 }
 
+/**
+ * The device server on the fake ECMA-419 sockets (tests/xs/device-entry.ts; the fake socket's own
+ * JavaScript is inside the figures): what a boot retains (module, Api, listening server), what a
+ * connection holding a half-received request holds, what a socket refused with 503 holds while its
+ * answer waits, and what a refusal allocates (garbage included).
+ */
+export async function deviceFigures() {
+  const worker = new XsnapWorker({ name: 'xs-heap-figures-device' });
+  await worker.start();
+  try {
+    await worker.evaluate(await bundleForXs(ROOT, 'tests/xs/device-entry.ts'));
+    const send = async (bytes) => (await worker.command(new Uint8Array(bytes))).meter.currentHeapCount;
+    await send([0x42, 0]); // first allocations before the baseline
+    await send([0x5a]);
+    const empty = await worker.liveSlots();
+    await send([0x42, 0]);
+    const booted = await worker.liveSlots();
+    await send([0x50]);
+    const held = await worker.liveSlots();
+    const before = await send([]);
+    const after = await send([0x58]);
+    const refused = await worker.liveSlots();
+    return { boot: booted - empty, connection: (held - booted) / 4, refused: (refused - held) / 4, refusal: (after - before) / 4 };
+  } finally {
+    await worker.close();
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const f = await heapFigures();
+  const d = await deviceFigures();
   console.log(`XS heap of the device core (xsnap, live slots after gc()):`);
   console.log(`  the Api over a module:                        ${f.api} slots`);
   console.log(`  one connection holding a half-received request: ${f.connection} slots`);
   console.log(`  one answered request allocates:               ${f.request} slots (median, GET system/0/serialnumber)`);
   console.log(`  a connection streaming GET /metrics holds:     ${f.streams.metrics} slots more (its socket full)`);
   console.log(`  a connection streaming the description holds:  ${f.streams.description} slots more (its socket full)`);
+  console.log(`The device server on fake ECMA-419 sockets (xsnap, the fake sockets' own slots included):`);
+  console.log(`  a boot (module, Api, listening server):        ${d.boot} slots`);
+  console.log(`  one connection holding a half-received request: ${d.connection} slots`);
+  console.log(`  one socket refused 503, its answer waiting:    ${d.refused} slots`);
+  console.log(`  one refusal allocates:                         ${d.refusal} slots`);
 }

@@ -28,17 +28,27 @@ declare const TextDecoder: { new(): Decoder } | undefined;
 interface XsArrayBuffer { fromString(text: string): ArrayBuffer }
 interface XsString { fromArrayBuffer(buffer: ArrayBuffer): string }
 
+/** TextEncoder and TextDecoder as a TextCodec: its methods on a frozen prototype, not closures per codec. */
+class StandardCodec implements TextCodec {
+  private readonly encoder: Encoder;
+  private readonly decoder: Decoder;
+
+  constructor(encoder: Encoder, decoder: Decoder) {
+    this.encoder = encoder;
+    this.decoder = decoder;
+  }
+
+  encode(text: string): Uint8Array { return this.encoder.encode(text); }
+  decode(bytes: Uint8Array): string { return this.decoder.decode(bytes); }
+  // One native encode: counting in script costs a bytecode step per character.
+  byteLength(text: string): number { return this.encoder.encode(text).length; }
+}
+Object.freeze(StandardCodec.prototype);
+
 /** The engine's own UTF-8 codec. Call it at run time, once, when the server is made. */
 export function standardTextCodec(): TextCodec {
   if (typeof TextEncoder === 'function' && typeof TextDecoder === 'function') {
-    const encoder = new TextEncoder();
-    const decoder = new TextDecoder();
-    return {
-      encode: (text) => encoder.encode(text),
-      decode: (bytes) => decoder.decode(bytes),
-      // One native encode: counting in script costs a bytecode step per character.
-      byteLength: (text) => encoder.encode(text).length,
-    };
+    return new StandardCodec(new TextEncoder(), new TextDecoder());
   }
   // XS without the text modules: its own conversions, called as methods (they use `this`).
   const xsBuffer = ArrayBuffer as unknown as XsArrayBuffer;

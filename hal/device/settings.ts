@@ -42,6 +42,10 @@ export class Settings {
   readonly prefs: PreferenceStore;
   private readonly banks: SavedBanks;
   private readonly defaults: Table = Object.create(null) as Table;
+  /**
+   * The values that are not the factory's (a PUT's, or a saved one read at boot); every other setting
+   * reads its factory value: a module that runs on its factory settings holds one table, not two.
+   */
   private readonly values: Table = Object.create(null) as Table;
 
   constructor(domain: string, prefs: PreferenceStore) {
@@ -55,13 +59,15 @@ export class Settings {
     // A key too long for NVS is a programming error: fail at boot, not at the first save.
     if (key.length > NVS_NAME_MAX) throw new Error(`preference key "${key}" is longer than ${NVS_NAME_MAX}`);
     this.defaults[key] = factory;
-    this.values[key] = this.loadOne(key, factory);
+    this.hold(key, this.loadOne(key, factory), factory);
   }
 
   get(key: string): SettingValue {
     const v = this.values[key];
-    if (v === undefined) throw new Error(`undefined setting ${key}`);
-    return v;
+    if (v !== undefined) return v;
+    const factory = this.defaults[key];
+    if (factory === undefined) throw new Error(`undefined setting ${key}`);
+    return factory;
   }
   // Each setting keeps its factory value's type (loadOne, DeviceEntity.set): the guards only catch a
   // key read as the wrong kind, a bug.
@@ -71,7 +77,7 @@ export class Settings {
   bytes(key: string): Uint8Array { return asBytes(this.get(key), key); }
 
   set(key: string, value: SettingValue): void {
-    if (this.values[key] === undefined) throw new Error(`undefined setting ${key}`);
+    if (this.defaults[key] === undefined) throw new Error(`undefined setting ${key}`);
     if (value instanceof Uint8Array) value = value.slice(); // the core's buffer is reused
     this.values[key] = value;
   }
@@ -86,16 +92,15 @@ export class Settings {
   /** system/save: every setting to Preference, all or nothing. */
   save(): void {
     const keys: string[] = [];
-    for (const key in this.values) {
-      const value = this.values[key];
+    for (const key in this.defaults) {
+      const value = this.get(key);
       if (value instanceof Uint8Array && value.length > PREF_VALUE_MAX) {
         throw new ApiError(aErrSize, `setting ${key} is ${value.length} bytes; at most ${PREF_VALUE_MAX} can be saved`);
       }
       keys.push(key);
     }
-    const values = this.values;
     this.writeBanks(keys, (key) => {
-      const value = values[key];
+      const value = this.get(key);
       return value instanceof Uint8Array ? value.slice().buffer as ArrayBuffer : value;
     });
   }
@@ -103,7 +108,7 @@ export class Settings {
   /** A soft reset: back to the saved values (or the defaults where nothing was saved). */
   reload(): void {
     this.banks.open();
-    for (const key in this.defaults) this.values[key] = this.loadOne(key, this.defaults[key]);
+    for (const key in this.defaults) this.hold(key, this.loadOne(key, this.defaults[key]), this.defaults[key]);
   }
 
   /** Factory defaults: forget what was saved (a save of nothing, as whole as any). */
@@ -111,7 +116,7 @@ export class Settings {
     const keys: string[] = [];
     for (const key in this.defaults) keys.push(key);
     this.writeBanks(keys, () => undefined);
-    for (const key in this.defaults) this.values[key] = this.defaults[key];
+    for (const key in this.defaults) delete this.values[key];
   }
 
   private writeBanks(keys: readonly string[], valueOf: (key: string) => PreferenceValue | undefined): void {
@@ -121,6 +126,12 @@ export class Settings {
       this.banks.open(); // what the next boot reads: the last whole save
       throw new ApiError(aErrIO, `save failed: ${(e as Error).message}`);
     }
+  }
+
+  /** `value` for `key`: kept when it is not the factory value, else the key reads its factory value. */
+  private hold(key: string, value: SettingValue, factory: SettingValue): void {
+    if (value !== factory) this.values[key] = value;
+    else delete this.values[key];
   }
 
   private loadOne(key: string, factory: SettingValue): SettingValue {

@@ -6,7 +6,7 @@ import Listener from 'embedded:io/socket/listener';
 import type TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
 import type { Connection, RequestHandler } from '../http/connection';
-import { ServerCore, TICK_MS } from '../http/server-core';
+import { ServerCore, TICK_MS, type TickWatcher } from '../http/server-core';
 import { WrapSafeTicks } from './ticks';
 import { DeviceTransport, READ_CHUNK, type TransportEvents } from './transport';
 import { SendTurns } from './send-turns';
@@ -30,7 +30,7 @@ const FLUSH_WAIT_MS = 2000;
 /** Time for the stack to send the FIN and the last ACKs before the chip restarts. */
 const RESTART_DELAY_MS = 100;
 
-export class DeviceServer implements TransportEvents {
+export class DeviceServer implements TransportEvents, TickWatcher {
   readonly port: number;
   private readonly core: ServerCore;
   private readonly connections = new Map<DeviceTransport, Connection>();
@@ -39,7 +39,7 @@ export class DeviceServer implements TransportEvents {
   private readonly listener: Listener;
   private readonly timer: Timer;
   /** The one read buffer every connection's reads go through (handed on at once). */
-  private readonly readBuffer = new Uint8Array(READ_CHUNK);
+  readonly readBuffer = new Uint8Array(READ_CHUNK);
   /** Monotonic milliseconds: Date jumps when SNTP or a clock PUT sets it, and Time.ticks wraps on ESP32. */
   private readonly ticks: () => number;
   /** The pacing of writes on a board with a small lwIP heap (the Pico W), or null. */
@@ -51,14 +51,14 @@ export class DeviceServer implements TransportEvents {
     this.core = new ServerCore(handler, {
       maxConnections: options.maxConnections, now: this.ticks, idleTimeoutMs: options.idleTimeoutMs, codec: options.codec,
     });
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the ECMA-419 callbacks run with `this` bound to the listener
-    const self = this;
-    this.listener = new Listener({
-      port: options.port,
-      onReadable(requests: number) { self.accept(this, requests); },
-    });
+    // Module-level callbacks (in flash): the listener and the timer each carry their server.
+    const listener = new Listener({ port: options.port, onReadable: onListenerReadable }) as OwnedListener;
+    listener.owner = this;
+    this.listener = listener;
     this.port = options.port;
-    this.timer = Timer.repeat(() => this.tick(), TICK_MS);
+    const timer = Timer.repeat(onServerTick, TICK_MS) as OwnedTimer;
+    timer.owner = this;
+    this.timer = timer;
   }
 
   /** Stop listening and drop every connection (a soft reset moving the REST port). */
@@ -118,7 +118,8 @@ export class DeviceServer implements TransportEvents {
     this.connections.delete(t);
   }
 
-  private accept(listener: Listener, requests: number): void {
+  /** The listener's onReadable: `requests` sockets wait to be accepted. */
+  accept(listener: Listener, requests: number): void {
     for (let i = 0; i < requests; i++) {
       const socket = listener.read() as TCP | undefined;
       if (!socket) return;
@@ -126,27 +127,40 @@ export class DeviceServer implements TransportEvents {
       const peer = socket.remoteAddress ?? '';
       let t: DeviceTransport;
       try {
-        t = new DeviceTransport(socket, this, this.readBuffer);
+        t = new DeviceTransport(socket, this);
       } catch (e) {
         trace(`accept failed: ${(e as Error).message}\n`);
         continue;
       }
-      const c = this.core.connect(t, peer);
-      // Refused (503): not added; it answers, drains and closes on its own.
-      if (this.core.admit(c)) this.connections.set(t, c);
+      // Refused (503): no Connection; the transport answers, drains and closes on its own.
+      const c = this.core.accept(t, peer);
+      if (c) this.connections.set(t, c);
     }
   }
 
-  /** Made once with the server, not per tick. */
-  private readonly beforeTick = (c: Connection): void => {
+  /** TickWatcher: the tick is about to check `c`. */
+  before(c: Connection): void {
     this.current = c.transport as DeviceTransport;
-  };
+  }
 
-  private tick(): void {
+  /** The timer's tick. */
+  tick(): void {
     this.ticks(); // read at least once per wrap period, connections or not
     // A tick may answer requests held behind a streamed description: `current` is their transport.
-    this.core.tick(this.beforeTick);
+    this.core.tick(this);
     this.current = null;
   }
 }
 Object.freeze(DeviceServer.prototype);
+
+/** The listener and the timer know their server: one property each instead of a closure. */
+interface OwnedListener extends Listener {
+  owner: DeviceServer;
+}
+interface OwnedTimer extends Timer {
+  owner: DeviceServer;
+}
+
+// The SDK calls the listener's callback with `this` bound to the listener, a timer's with the timer.
+function onListenerReadable(this: Listener, requests: number): void { (this as OwnedListener).owner.accept(this, requests); }
+function onServerTick(timer: Timer): void { (timer as OwnedTimer).owner.tick(); }

@@ -39,38 +39,37 @@ export interface TransportEvents {
   drained(t: DeviceTransport): void;
   /** The socket is closed and forgotten. */
   closed(t: DeviceTransport): void;
+  /** READ_CHUNK bytes shared by every connection of the server (a read is handed on at once). */
+  readonly readBuffer: Uint8Array;
   /** The server's write pacing, or null where the stack takes what the socket says it does. */
   readonly turns: SendTurns | null;
 }
 
+// DeviceTransport.flags bits (one number rather than a slot each).
+/** Bytes written that the stack has not yet reported sent (next onWritable). */
+const UNSENT = 1;
+const CLOSING = 2;
+const DONE = 4;
+/** A write threw (not ready, or the socket failed): nothing more will leave. */
+const WRITE_FAILED = 8;
+/** A drained notice is waiting to run (one at a time). */
+const DRAIN_SET = 16;
 
 export class DeviceTransport implements Transport {
   private readonly tcp: TCP;
   private readonly events: TransportEvents;
-  /** READ_CHUNK bytes shared by every connection of the server. */
-  private readonly readBuffer: Uint8Array;
   private readable = 0;
   private writable = 0;
-  private readonly queue: Uint8Array[] = [];
+  /** Answer bytes waiting for the socket, in order; null while none wait (an idle socket holds no array). */
+  private queue: Uint8Array[] | null = null;
   private queued = 0;
-  /** Bytes written that the stack has not yet reported sent (next onWritable). */
-  private unsent = false;
-  private closing = false;
-  private done = false;
-  /** A write threw (not ready, or the socket failed): nothing more will leave. */
-  private writeFailed = false;
+  /** UNSENT | CLOSING | DONE | WRITE_FAILED | DRAIN_SET. */
+  private flags = 0;
   private flushed: (() => void) | null = null;
   private linger: Timer | undefined;
-  /** A drained notice waiting to run (one at a time). */
-  private drainTimer: Timer | undefined;
-  private readonly notifyDrained = (): void => {
-    this.drainTimer = undefined;
-    if (!this.done && !this.closing) this.events.drained(this);
-  };
 
-  constructor(socket: TCP, events: TransportEvents, readBuffer: Uint8Array) {
+  constructor(socket: TCP, events: TransportEvents) {
     this.events = events;
-    this.readBuffer = readBuffer;
     const tcp = new TCP({ from: socket, format: 'buffer', onReadable, onWritable, onError }) as OwnedTCP;
     // The SDK delivers the socket's events later, from its message queue (lwip/tcp.c, lin/tcp.c):
     // the owner is in place before the first.
@@ -79,7 +78,7 @@ export class DeviceTransport implements Transport {
   }
 
   write(bytes: Uint8Array): void {
-    if (this.done || this.closing) return;
+    if (this.flags & (DONE | CLOSING)) return;
     this.send(bytes);
   }
 
@@ -89,31 +88,44 @@ export class DeviceTransport implements Transport {
   }
 
   close(): void {
-    if (this.done || this.closing) return;
-    this.closing = true;
+    if (this.flags & (DONE | CLOSING)) return;
+    this.flags |= CLOSING;
     // Paced, the socket closes once its last bytes are acknowledged: until then they hold lwIP's heap.
-    if (!this.queue.length && !this.sending()) this.finish();
+    if (!this.waiting() && !this.sending()) this.finish();
     else this.lingerFor(LINGER_MS);
   }
 
   /**
-   * Close once the peer has had `ms` to take the last answer; an answer still waiting for a send turn
-   * (paced) waits on. The timer's function is made here, not kept by every connection.
+   * Close once the peer has had `ms` to take the last answer (lingered() below); an answer still
+   * waiting for a send turn (paced) waits on. The timer's function is one module-level function for
+   * every transport: the timer carries its transport.
    */
   private lingerFor(ms: number): void {
-    this.linger = Timer.set(() => {
-      const turns = this.events.turns;
-      if (turns && turns.isWaiting(this)) this.lingerFor(ms);
-      else {
-        this.linger = undefined;
-        this.finish();
-      }
-    }, ms);
+    const timer = Timer.set(onLinger, ms) as OwnedTimer;
+    timer.owner = this;
+    this.linger = timer;
+  }
+
+  /** The linger timer fired. */
+  lingered(): void {
+    const turns = this.events.turns;
+    if (turns && turns.isWaiting(this)) this.lingerFor(LINGER_MS);
+    else {
+      this.linger = undefined;
+      this.finish();
+    }
+  }
+
+  /** The 0 ms timer after an onWritable fired: a streamed answer may make its next pieces. */
+  drainNoticed(): void {
+    const flags = this.flags;
+    this.flags = flags & ~DRAIN_SET;
+    if (!(flags & (DONE | CLOSING))) this.events.drained(this);
   }
 
   /** Run `then` once everything written so far has left (for the reset after its answer). */
   whenFlushed(then: () => void): void {
-    if (this.done || (!this.queue.length && !this.unsent)) then();
+    if (this.flags & DONE || (!this.waiting() && !(this.flags & UNSENT))) then();
     else this.flushed = then;
   }
 
@@ -123,13 +135,22 @@ export class DeviceTransport implements Transport {
   }
 
   private enqueue(bytes: Uint8Array): void {
-    this.queue.push(bytes);
+    const queue = this.queue;
+    if (queue) queue.push(bytes);
+    else this.queue = [bytes];
     this.queued += bytes.length;
+  }
+
+  /** Do answer bytes wait for the socket? */
+  private waiting(): boolean {
+    const queue = this.queue;
+    return queue !== null && queue.length > 0;
   }
 
   /** Write queued bytes, in order, as far as the socket's writable count (and the server's pacing) goes. */
   private drain(): void {
     const queue = this.queue;
+    if (!queue) return;
     const turns = this.events.turns;
     while (queue.length && this.writable > 0) {
       let room = this.writable;
@@ -145,18 +166,18 @@ export class DeviceTransport implements Transport {
         // The stack had less room than it said, or takes no more writes: wait for onWritable, unless
         // the connection is ending anyway.
         this.writable = 0;
-        this.writeFailed = true;
+        this.flags |= WRITE_FAILED;
         if (turns) turns.give(this);
-        if (this.closing) this.finish();
+        if (this.flags & CLOSING) this.finish();
         return;
       }
-      this.writeFailed = false;
+      this.flags = (this.flags & ~WRITE_FAILED) | UNSENT;
       this.writable -= n;
       this.queued -= n;
-      this.unsent = true;
       if (n === head.length) queue.shift();
       else queue[0] = head.subarray(n);
     }
+    if (!queue.length && this.queue === queue) this.queue = null;
   }
 
   /** The socket's onReadable (through the module-level callback below). */
@@ -167,7 +188,7 @@ export class DeviceTransport implements Transport {
 
   /** The server's pacing gave this socket a turn it was waiting for. */
   turnCame(): void {
-    if (!this.done) this.drain();
+    if (!(this.flags & DONE)) this.drain();
   }
 
   /** Paced, and bytes written that the peer has not acknowledged yet. */
@@ -178,16 +199,16 @@ export class DeviceTransport implements Transport {
 
   /** The socket's onWritable. */
   writableNow(count: number): void {
-    if (this.done) return;
+    if (this.flags & DONE) return;
     this.writable = count;
     const turns = this.events.turns;
     if (turns) {
       if (count > turns.capacity) turns.capacity = count;
       if (count >= turns.capacity) turns.give(this); // the whole send buffer is free: all acknowledged
     }
-    if (!this.queue.length && !this.sending()) {
+    if (!this.waiting() && !this.sending()) {
       // Nothing was waiting: what was written before this event has left.
-      this.unsent = false;
+      this.flags &= ~UNSENT;
       const then = this.flushed;
       this.flushed = null;
       if (then) then();
@@ -195,9 +216,13 @@ export class DeviceTransport implements Transport {
     this.drain();
     // Heard outside this callback (a 0 ms timer runs right after it), so a streamed answer never writes
     // its next piece from inside the socket's own onWritable.
-    if (!this.closing && this.drainTimer === undefined) this.drainTimer = Timer.set(this.notifyDrained, 0);
-    if (this.queue.length) return;
-    if (this.closing) {
+    // The timer is not cleared when the socket closes first: drainNoticed() then does nothing.
+    if (!(this.flags & (CLOSING | DRAIN_SET))) {
+      this.flags |= DRAIN_SET;
+      (Timer.set(onDrainNotice, 0) as OwnedTimer).owner = this;
+    }
+    if (this.waiting()) return;
+    if (this.flags & CLOSING) {
       if (!this.sending()) this.finish(); // paced: once the last bytes are acknowledged
       return;
     }
@@ -206,18 +231,20 @@ export class DeviceTransport implements Transport {
 
   /** The socket's onError: the peer closed (its FIN, after its bytes were read) or the socket failed. */
   failedNow(): void {
-    if (this.done) return;
+    if (this.flags & DONE) return;
     this.events.end(this); // the Connection closes: close() below lingers while an answer is queued
-    if (this.done) return;
-    if (!this.closing || this.writeFailed || !this.queue.length) this.finish();
+    const flags = this.flags;
+    if (flags & DONE) return;
+    if (!(flags & CLOSING) || flags & WRITE_FAILED || !this.waiting()) this.finish();
     else this.drain(); // a half-closed peer still reads: send it the rest (a failing write finishes)
   }
 
   /** Hand readable bytes to the Connection while the answer queue has room. */
   private pump(): void {
-    while (!this.done && !this.closing && this.readable > 0 && this.queued <= QUEUE_MAX) {
+    const buffer = this.events.readBuffer;
+    while (!(this.flags & (DONE | CLOSING)) && this.readable > 0 && this.queued <= QUEUE_MAX) {
       const n = Math.min(this.readable, READ_CHUNK);
-      const view = n === READ_CHUNK ? this.readBuffer : this.readBuffer.subarray(0, n);
+      const view = n === READ_CHUNK ? buffer : buffer.subarray(0, n);
       this.tcp.read(view);
       this.readable -= n;
       this.events.data(this, view);
@@ -225,13 +252,11 @@ export class DeviceTransport implements Transport {
   }
 
   private finish(): void {
-    if (this.done) return;
-    this.done = true;
+    if (this.flags & DONE) return;
+    this.flags |= DONE;
     if (this.linger !== undefined) Timer.clear(this.linger);
     this.linger = undefined;
-    if (this.drainTimer !== undefined) Timer.clear(this.drainTimer);
-    this.drainTimer = undefined;
-    this.queue.length = 0;
+    this.queue = null;
     this.queued = 0;
     const turns = this.events.turns;
     if (turns) turns.forget(this);
@@ -249,8 +274,17 @@ interface OwnedTCP extends TCP {
   owner: DeviceTransport;
 }
 
+/** A timer that knows its transport (Moddable's Timer is an ordinary host object: it takes a property). */
+interface OwnedTimer extends Timer {
+  owner: DeviceTransport;
+}
+
 // The socket callbacks, one set for every connection (preloaded, in flash): the SDK calls each with
 // `this` bound to the socket.
 function onReadable(this: TCP, count: number): void { (this as OwnedTCP).owner.readableNow(count); }
 function onWritable(this: TCP, count: number): void { (this as OwnedTCP).owner.writableNow(count); }
 function onError(this: TCP): void { (this as OwnedTCP).owner.failedNow(); }
+// The timer callbacks, one each for every transport: the SDK calls each with its timer
+// (modules/base/timer/modTimer.c, xs_timer_callback).
+function onLinger(timer: Timer): void { (timer as OwnedTimer).owner.lingered(); }
+function onDrainNotice(timer: Timer): void { (timer as OwnedTimer).owner.drainNoticed(); }

@@ -6,6 +6,10 @@ import { HttpResponse, type RequestHandler } from './request';
 import { HeadFraming } from './field-line';
 import { standardTextCodec, type TextCodec } from '../../util/text';
 import { IDLE_TIMEOUT_MS } from './http-limits';
+import { responseText, writeResponse } from './response-writer';
+
+/** Binary bodies larger than this are written apart from their head. */
+const LARGE_BODY = 1024;
 
 export interface Transport {
   write(bytes: Uint8Array): void;
@@ -56,3 +60,30 @@ export class ConnectionShared {
 }
 Object.freeze(ConnectionShared.prototype);
 
+/** Write the answer in `shared.response` to `transport` (its head alone when `headOnly`). */
+export function sendAnswer(shared: ConnectionShared, transport: Transport, headOnly: boolean): void {
+  const { response: res, codec } = shared;
+  // A large binary body (the console page, a store slot) goes as a second write of the
+  // handler's own array, not copied behind the head: the module holds it once, not twice.
+  if (res.bytes && res.bytes.length > LARGE_BODY && !headOnly) {
+    transport.write(writeResponse(res, true, codec));
+    transport.write(res.bytes);
+  } else if (!res.bytes && transport.writeText) transport.writeText(responseText(res, headOnly, codec));
+  else transport.write(writeResponse(res, headOnly, codec));
+  shared.handler.afterResponse();
+}
+
+/**
+ * Answer a socket with an error and close it without reading a request, and without a Connection
+ * (503 at the cap: a refused socket holds nothing but its transport while the answer drains). The
+ * same answer as Connection.refuse.
+ */
+export function refuseTransport(shared: ConnectionShared, transport: Transport, status: number, message: string, retryAfterS: number): void {
+  const res = shared.response;
+  res.reset();
+  shared.handler.fail(status, message, '', res);
+  res.close = true;
+  res.retryAfter = retryAfterS;
+  sendAnswer(shared, transport, false);
+  transport.close();
+}

@@ -52,16 +52,29 @@ export class ConnectionSlots<T extends SlotHolder> {
    * every slot is answering or partial-but-protected: the caller refuses the newcomer (503).
    */
   admit(newcomer: T, now: number): boolean {
-    this.prune();
-    if (this.holders.length >= this.cap) {
-      const victim = this.victim(now);
-      if (victim < 0) return false;
-      const v = this.holders[victim];
-      this.holders.splice(victim, 1);
-      v.evict();
-    }
+    if (!this.makeRoom(now)) return false;
     this.holders.push(newcomer);
     return true;
+  }
+
+  /**
+   * A slot for a newcomer not made yet: true when one is free or a holder was evicted for it (add()
+   * the newcomer next), false when every slot is answering or partial-but-protected.
+   */
+  makeRoom(now: number): boolean {
+    this.prune();
+    if (this.holders.length < this.cap) return true;
+    const victim = this.victim(now);
+    if (victim < 0) return false;
+    const v = this.holders[victim];
+    this.holders.splice(victim, 1);
+    v.evict();
+    return true;
+  }
+
+  /** Hold a slot for a newcomer makeRoom() made room for. */
+  add(newcomer: T): void {
+    this.holders.push(newcomer);
   }
 
   /** Forget a connection (its socket closed). */

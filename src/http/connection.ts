@@ -10,17 +10,14 @@
 import { BODY_FOLLOWS, COMPLETE, FAILED, RequestParser } from './request-parser';
 import type { PendingAnswer, RequestHandler } from './request';
 import { NOTHING_NOW, STREAM_ENDED, StreamedBody } from './streamed-body';
-import { ConnectionShared, type ConnectionOptions, type Transport } from './connection-shared';
-import { CONTINUE, responseText, writeResponse } from './response-writer';
+import { ConnectionShared, sendAnswer, type ConnectionOptions, type Transport } from './connection-shared';
+import { CONTINUE } from './response-writer';
 import { joined } from './byte-buffer';
 import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS } from './http-limits';
 import { SLOT_ANSWERING, SLOT_IDLE, SLOT_PARTIAL, type SlotHolder } from './connection-slots';
 
 export type { RequestHandler, Transport, ConnectionOptions };
 export { ConnectionShared };
-
-/** Binary bodies larger than this are written apart from their head. */
-const LARGE_BODY = 1024;
 
 /** Request bytes held while a finite stream is being sent or an answer is pending; more closes the connection after it. */
 const HELD_MAX = 8192;
@@ -273,15 +270,7 @@ export class Connection implements SlotHolder {
   }
 
   private send(headOnly: boolean): void {
-    const { response: res, codec } = this.shared;
-    // A large binary body (the console page, a store slot) goes as a second write of the
-    // handler's own array, not copied behind the head: the module holds it once, not twice.
-    if (res.bytes && res.bytes.length > LARGE_BODY && !headOnly) {
-      this.transport.write(writeResponse(res, true, codec));
-      this.transport.write(res.bytes);
-    } else if (!res.bytes && this.transport.writeText) this.transport.writeText(responseText(res, headOnly, codec));
-    else this.transport.write(writeResponse(res, headOnly, codec));
-    this.shared.handler.afterResponse();
+    sendAnswer(this.shared, this.transport, headOnly);
   }
 
   private close(): void {
@@ -298,3 +287,4 @@ export class Connection implements SlotHolder {
   }
 }
 Object.freeze(Connection.prototype);
+

@@ -4,6 +4,7 @@
 // every TICK_MS, checks each admitted connection's deadlines and ticks its event stream.
 
 import { Connection, ConnectionShared, type RequestHandler, type Transport } from './connection';
+import { refuseTransport } from './connection-shared';
 import { ConnectionSlots } from './connection-slots';
 import type { TextCodec } from '../../util/text';
 
@@ -17,6 +18,11 @@ export interface ServerCoreOptions {
   readonly now: () => number;
   readonly idleTimeoutMs?: number;
   readonly codec?: TextCodec;
+}
+
+/** Told of each connection before the tick checks it (the device notes whose answer a reset waits for). */
+export interface TickWatcher {
+  before(c: Connection): void;
 }
 
 export class ServerCore {
@@ -42,8 +48,27 @@ export class ServerCore {
    */
   admit(c: Connection): boolean {
     if (this.slots.admit(c, this.now())) return true;
-    c.refuse(503, `server busy: all ${this.slots.cap} connections are answering or receiving a request`, 1);
+    c.refuse(503, this.busy(), 1);
     return false;
+  }
+
+  /**
+   * A new socket on a module: its Connection, holding a slot (an idle or stale one taken at the cap),
+   * or null when it was answered 503 with Retry-After: 1 as admit() answers, without a Connection
+   * ever made: the transport closes once its answer is sent.
+   */
+  accept(transport: Transport, peer: string): Connection | null {
+    if (!this.slots.makeRoom(this.now())) {
+      refuseTransport(this.shared, transport, 503, this.busy(), 1);
+      return null;
+    }
+    const c = this.connect(transport, peer);
+    this.slots.add(c);
+    return c;
+  }
+
+  private busy(): string {
+    return `server busy: all ${this.slots.cap} connections are answering or receiving a request`;
   }
 
   /** Its socket closed: the connection ends (its event stream is released) and gives its slot back. */
@@ -54,14 +79,14 @@ export class ServerCore {
 
   /**
    * The timer's tick: every admitted connection checks its deadlines (408, idle close) and ticks its
-   * event stream; `before` (made once by the caller) runs first for each.
+   * event stream; `watcher.before` runs first for each (an object, not a closure the caller keeps).
    */
-  tick(before?: (c: Connection) => void): void {
+  tick(watcher?: TickWatcher): void {
     // Backwards: a connection that closes here leaves the list.
     const list = this.slots.list();
     for (let i = list.length - 1; i >= 0; i--) {
       const c = list[i];
-      if (before) before(c);
+      if (watcher) watcher.before(c);
       c.checkTimeout();
     }
   }

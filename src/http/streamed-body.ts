@@ -28,17 +28,15 @@ export const NOTHING_NOW = 2;
 /** The end of a chunked body (RFC 9112 §7.1). */
 const LAST_CHUNK = '0\r\n\r\n';
 
+// StreamedBody.bits (one number rather than a slot each).
+const ENDS = 1, CLOSES = 2, CHUNKED = 4, CHUNK_OPEN = 8;
+
 export class StreamedBody {
   private readonly sink: BodySink;
   private readonly codec: TextCodec;
   private stream: ResponseStream | null;
-  /** The stream ends (poll gives null): the connection is reused after it unless `closes`. */
-  readonly ends: boolean;
-  /** Close the connection when the finite stream has ended (HTTP/1.0, Connection: close, too much input). */
-  closes: boolean;
-  private readonly chunked: boolean;
-  /** A chunk has been written: the next size line starts with the CRLF that ends it. */
-  private chunkOpen = false;
+  /** ENDS | CLOSES | CHUNKED | CHUNK_OPEN (a chunk has been written: the next size line starts with the CRLF that ends it). */
+  private bits: number;
   /** When a finite stream last wrote a piece (its client's reading, not its sending, keeps it alive). */
   progressAt: number;
 
@@ -47,11 +45,23 @@ export class StreamedBody {
     this.sink = sink;
     this.codec = codec;
     this.stream = res.stream;
-    this.ends = res.streamEnds;
-    this.closes = res.close;
-    this.chunked = res.chunked;
+    this.bits = (res.streamEnds ? ENDS : 0) | (res.close ? CLOSES : 0) | (res.chunked ? CHUNKED : 0);
     this.progressAt = now;
     res.stream = null;
+  }
+
+  /** The stream ends (poll gives null): the connection is reused after it unless `closes`. */
+  get ends(): boolean {
+    return (this.bits & ENDS) !== 0;
+  }
+
+  /** Close the connection when the finite stream has ended (HTTP/1.0, Connection: close, too much input). */
+  get closes(): boolean {
+    return (this.bits & CLOSES) !== 0;
+  }
+
+  set closes(on: boolean) {
+    this.bits = on ? this.bits | CLOSES : this.bits & ~CLOSES;
   }
 
   /** An event stream's tick: its text, unless the client lags. */
@@ -71,16 +81,17 @@ export class StreamedBody {
   /** A finite stream's next piece (PIECE_SENT), its end (STREAM_ENDED), or NOTHING_NOW. May throw (the HAL). */
   next(now: number): number {
     const text = this.stream!.poll(now);
+    const bits = this.bits;
     if (text === null) {
-      if (this.chunked) this.sink.write(this.codec.encode(this.chunkOpen ? '\r\n' + LAST_CHUNK : LAST_CHUNK));
+      if (bits & CHUNKED) this.sink.write(this.codec.encode(bits & CHUNK_OPEN ? '\r\n' + LAST_CHUNK : LAST_CHUNK));
       this.release();
       return STREAM_ENDED;
     }
     if (!text) return NOTHING_NOW;
     const bytes = this.codec.encode(text);
-    if (this.chunked) {
-      this.sink.write(this.codec.encode((this.chunkOpen ? '\r\n' : '') + bytes.length.toString(16) + '\r\n'));
-      this.chunkOpen = true;
+    if (bits & CHUNKED) {
+      this.sink.write(this.codec.encode((bits & CHUNK_OPEN ? '\r\n' : '') + bytes.length.toString(16) + '\r\n'));
+      this.bits = bits | CHUNK_OPEN;
     }
     this.sink.write(bytes);
     return PIECE_SENT;

@@ -6,6 +6,10 @@
 //   'B' p     boot: module, Api, server; p = 1: the Pico W's write pacing and lwIP heap (else roomy)
 //   'C'       4 clients connect and each makes one keep-alive request for /api/v1/device/system/0/serialnumber
 //   'F'       the 4 clients each fetch /api/v1/openapi.json (about 7 KB gzip-compressed) at once, run to the end
+//   'P'       4 clients connect and each sends the first half of a request: every connection slot is held
+//   'X'       4 more clients connect, which are refused (503) while every slot is held; they read nothing,
+//             so each 503 waits in its socket's transport (what a refused socket holds until it drains)
+//   'Y'       the refused clients read: `refused` in the answer lists the status each received
 //   (always)  answers JSON {bytes, failures}: answer bytes received by the clients, writes lost
 
 import { net } from '../fakes/net';
@@ -30,11 +34,14 @@ Resource.files.set(OPENAPI_RESOURCE, DOCUMENT);
 
 let server: DeviceServer | null = null;
 let clients: FakeClient[] = [];
+/** The refused clients of 'X', kept so that their sockets stay open. */
+let refused: FakeClient[] = [];
 let heap: LwipHeap | null = null;
 const HOST = ' HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n';
 
 function drop(): void {
   clients = [];
+  refused = [];
   server = null;
   net.reset();
 }
@@ -63,6 +70,25 @@ function connect(): void {
   net.advance(200);
 }
 
+function holdPartial(): void {
+  clients = [];
+  for (let i = 0; i < 4; i++) {
+    const c = net.connect(8080, PICO_SND_BUF);
+    c.send('GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: 192.168.1.50\r\n');
+    clients.push(c);
+  }
+  net.run();
+}
+
+function refuseMore(): void {
+  for (let i = 0; i < 4; i++) {
+    const c = net.connect(8080, 64);
+    c.setReading(false);
+    refused.push(c);
+  }
+  net.run();
+}
+
 function fetchAll(): void {
   for (let i = 0; i < clients.length; i++) clients[i].send('GET /api/v1/openapi.json' + HOST);
   net.advance(2000);
@@ -71,7 +97,8 @@ function fetchAll(): void {
 function report(): string {
   let bytes = 0;
   for (let i = 0; i < clients.length; i++) { bytes += clients[i].received.length; clients[i].received = ''; }
-  return JSON.stringify({ bytes, failures: heap ? heap.failures : 0, server: server !== null });
+  const statuses = refused.map((c) => c.received.slice(9, 12)).join(',');
+  return JSON.stringify({ bytes, failures: heap ? heap.failures : 0, server: server !== null, refused: statuses });
 }
 
 function latin1(text: string): Uint8Array {
@@ -86,5 +113,8 @@ function latin1(text: string): Uint8Array {
   if (m[0] === 0x42) boot(m[1] === 1); // 'B'
   if (m[0] === 0x43) connect(); // 'C'
   if (m[0] === 0x46) fetchAll(); // 'F'
+  if (m[0] === 0x50) holdPartial(); // 'P'
+  if (m[0] === 0x58) refuseMore(); // 'X'
+  if (m[0] === 0x59) { for (const c of refused) c.setReading(true); net.advance(100); } // 'Y'
   return latin1(report()).buffer as ArrayBuffer;
 };
