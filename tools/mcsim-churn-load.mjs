@@ -12,7 +12,7 @@
 // --update FILE (with --mixed) streams that firmware image (tools/esp32-app-image.mjs) to PUT
 // /api/v1/device/firmware over and over while the rest runs, each time with a second update sent while
 // it streams (the module must refuse it, 503): a budget build carries the ESP32's update path on
-// desktop stand-ins (budget/update-stand-in.json). Build it with a token (MCCONFIG_ARGS="token=T") and
+// desktop stand-ins (budget/module-features.json). Build it with a token (MCCONFIG_ARGS="token=T") and
 // pass --token T: every write then carries it.
 // --hold N opens N keep-alive connections, sends one GET on each and holds them for --seconds (5):
 // what a connection costs.

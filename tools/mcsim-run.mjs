@@ -89,7 +89,10 @@ class Instruments {
 const SLOT_BYTES = 32;
 
 async function main() {
-  spawnSync('ip', ['link', 'set', 'lo', 'up']);
+  // The namespace's only interface carries multicast too, so that a build that announces itself
+  // (budget/module-features.json) joins 224.0.0.251 and runs its DNS-SD responder as on a network.
+  spawnSync('ip', ['link', 'set', 'lo', 'up', 'multicast', 'on']);
+  spawnSync('ip', ['route', 'add', '224.0.0.0/4', 'dev', 'lo']);
   const xvfb = await startXvfb();
   const config = mkdtempSync(path.join(os.tmpdir(), 'mcsim-run-'));
   const inst = new Instruments();

@@ -1,4 +1,4 @@
-// `embedded:update` on the Moddable desktop host, for the budget builds (budget/update-stand-in.json):
+// `embedded:update` on the Moddable desktop host, for the budget builds (budget/module-features.json):
 // the SDK has this module for the ESP32 and macOS only (modules/io/update/manifest.json). The same
 // class shape as the SDK's ESP32 module (modules/io/update/esp32/update-esp32.js, SDK 8.2.3): open,
 // write (append mode only, as the firmware HAL uses it), complete, close. The image goes into a file

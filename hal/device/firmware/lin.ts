@@ -1,7 +1,7 @@
 // The desktop host's FirmwareHal. mcsim cannot restart into a new image, so the lin build answers 501
 // (none.ts). The budget builds stand for the ESP32's heap (budget/README.md), so they carry the ESP32's
 // firmware HAL on desktop stand-ins of its SDK modules (config.firmware.update "stand-in",
-// budget/update-stand-in.json): an update streams, is checked and answered 202 as on the chip, then the
+// budget/module-features.json): an update streams, is checked and answered 202 as on the chip, then the
 // module keeps running the version it has (the image is left in a file: native/update-lin/update-lin.c).
 
 import config from 'mc/config';

@@ -1,4 +1,4 @@
-// Desktop-host stand-in for embedded:storage/flash, in the budget builds (budget/update-stand-in.json):
+// Desktop-host stand-in for embedded:storage/flash, in the budget builds (budget/module-features.json):
 // the one partition the ESP32 firmware HAL opens, the second OTA slot of the project's partition table
 // (esp32/partitions.csv: 0x1E0000 bytes), as modules/io/flash/esp32/flash-esp32.c opens it: an unknown
 // path throws "can't find partition", mode 'r' is read-only. Its bytes are native/update-lin's file.
