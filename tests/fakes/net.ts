@@ -78,6 +78,8 @@ export class FakeClient {
   received = '';
   /** A client that does not read leaves the server's bytes in the network (back-pressure). */
   private reading = true;
+  /** Called each time the client has taken bytes (a client that closes once its answer is whole). */
+  onReceived: ((c: FakeClient) => void) | null = null;
   constructor(private readonly net: FakeNet, window: number) {
     this.conn = new Conn(this, window);
   }
@@ -95,6 +97,7 @@ export class FakeClient {
     if (!this.reading || !this.conn.down.length) return;
     this.received += fromLatin1(this.conn.down.all());
     this.net.notifyWritable(this.conn);
+    if (this.onReceived) this.onReceived(this);
   }
   /** Half-close: the FIN goes out after what was sent; the client goes on reading. */
   halfClose(): void {
