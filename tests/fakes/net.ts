@@ -137,6 +137,10 @@ export class FakeNet {
   traces: string[] = [];
   /** The Pico W's lwIP heap that server sockets write through (tests/fakes/lwip-heap.ts), or null: roomy. */
   lwip: LwipHeap | null = null;
+  /** What stopped the chip (an lwIP assertion's panic), or null: the chip runs. */
+  panic: string | null = null;
+  /** net.lwip: a listener was closed, so its pcb's memory is in both of lwIP's pools (tests/fakes/listener.ts). */
+  listenPcbFreedTwice = false;
   /** Whether clients reach the module now (tests/fakes/wifi.ts: not while its station has no address). */
   reachable: () => boolean = () => true;
   private queue: (() => void)[] = [];
@@ -147,6 +151,8 @@ export class FakeNet {
   reset(): void {
     this.now = 1000;
     this.lwip = null;
+    this.panic = null;
+    this.listenPcbFreedTwice = false;
     this.listeners.clear();
     this.traces = [];
     this.queue = [];
