@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { FULL_BOARD, freshWorld, net } from './fakes/world';
+import { FULL_BOARD, freshWorld, get, net, replies } from './fakes/world';
 import { setConfig } from './fakes/config';
 import Resource from './fakes/resource';
 import { LwipHeap, PICO_MEM_SIZE, PICO_SND_BUF } from './fakes/lwip-heap';
@@ -120,6 +120,28 @@ describe('paced writes and clients that stop reading', () => {
     net.advance(120000); // idle timeout, linger, and the turn kept while lwIP still holds the bytes
     assert.match(late.received, /^HTTP\/1\.1 200 OK\r\n/);
     assert.ok(stalled.every((c) => c.closedByServer), 'the stalled connections were closed');
+    assert.equal(heap.failures, 0);
+  });
+});
+
+describe('paced writes and clients that close once they have their answer (as curl does)', () => {
+  after(() => { delete require.cache[MAIN]; net.reset(); });
+
+  it('answers 20 requests in a row, one every 10 s, each client closing as its answer arrives', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap();
+    net.lwip = heap;
+    for (let i = 1; i <= 20; i++) {
+      const c = net.connect(8080, PICO_SND_BUF);
+      // Its last ACK and its FIN reach the socket in one delivery: onError, and no onWritable after it.
+      c.onReceived = () => { if (replies(c).length) c.close(); };
+      c.send(get('system/0/serialnumber'));
+      net.advance(10000);
+      assert.equal(replies(c).length, 1, `request ${i} had no answer in 10 s`);
+      assert.equal(replies(c)[0].json.response.value, 0x1234abcd);
+      assert.ok(c.closedByServer, `connection ${i} still open`);
+    }
+    assert.equal(heap.used, 0, 'lwIP still holds segments');
     assert.equal(heap.failures, 0);
   });
 });

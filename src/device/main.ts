@@ -120,9 +120,12 @@ function announce(port: number): void {
   if (device.serialNumber) announcer.start(device, port, access.token !== '');
 }
 
-/** The network is up: serve the API on the saved REST port. */
+/** The network is up: serve the API on the saved REST port, and announce it (again, after a loss). */
 function listen(): void {
-  if (server) return;
+  if (server) {
+    announce(server.port);
+    return;
+  }
   const known = identified();
   server = new DeviceServer(known ? api : unidentified, {
     codec,
@@ -137,7 +140,18 @@ function listen(): void {
   announce(server.port);
 }
 
-/** The network is gone: its sockets are dead; the listener is made again when it comes back. */
+/**
+ * The network is gone: the announcement is withdrawn, the listener stays. lwIP keeps a listener on any
+ * address across a lost link, and one must not be closed and made again on the Pico W: the SDK's close
+ * frees its pcb twice (tcp_close then tcp_abort, modules/network/socket/lwip/modLwipSafe.h:32), and
+ * the next listener makes lwIP panic ("tcp_free: LISTEN"). Connections end as their peers or the idle
+ * timeout end them.
+ */
+function networkDown(): void {
+  announcer.close();
+}
+
+/** Stop serving (the REST port moved in a soft reset). */
 function stopListening(): void {
   announcer.close();
   if (!server) return;
@@ -151,7 +165,7 @@ function text(v: unknown): string | undefined {
 }
 
 export const network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password) });
-network.watch({ up: listen, down: stopListening });
+network.watch({ up: listen, down: networkDown });
 // The network time (config.sntp), asked until a server answers; the desktop host keeps the host's clock.
 const sntp = text(config.sntp);
 if (sntp && text(config.ssid)) network.watch(new ClockSync(sntp, device));

@@ -4,13 +4,13 @@
 // bytes in flight and which wait, so a socket carries no state for it. One per server (not preloaded
 // data: made at run time by the DeviceServer).
 
-import Timer from 'timer';
-
-/**
- * How long a socket closed with bytes unacknowledged keeps its send turn (paced boards): lwIP keeps
- * those bytes until the peer acknowledges them or it gives up on the peer.
- */
-export const CLOSED_HOLD_MS = 60000;
+// A socket's turn ends when onWritable reports its whole send buffer free again, or when it closes.
+// The close ends it at once: on the Pico W the SDK's close is tcp_close then tcp_abort
+// (modules/network/socket/lwip/modLwipSafe.h:32), and lwIP's tcp_abandon frees the segments it still
+// held (src/core/tcp.c:604-608). It must: a peer's FIN that arrives with (or just after) its last ACK
+// reaches the socket as onError alone, and no onWritable ever comes after it (the SDK drops the
+// writable event when an error is in the same delivery and unhooks tcp_sent on the FIN,
+// modules/io/socket/lwip/tcp.c:485-487, 550).
 
 /** A socket's transport, as the pacing sees it. */
 export interface TurnTaker {
@@ -66,14 +66,13 @@ export class SendTurns {
   }
 
   /**
-   * `t` is closed: it waits for no turn. A turn it holds (its last bytes never acknowledged: a peer that
-   * stopped reading or went away) stays taken for CLOSED_HOLD_MS, as lwIP keeps those bytes after the
-   * close, until it gives up on the peer.
+   * `t` is closed: it waits for no turn, and a turn it holds goes to the next socket (the close freed
+   * whatever lwIP still held for it).
    */
   forget(t: TurnTaker): void {
     const k = this.waiting.indexOf(t);
     if (k >= 0) this.waiting.splice(k, 1);
-    if (this.holds(t)) Timer.set(() => this.give(t), CLOSED_HOLD_MS);
+    this.give(t);
   }
 }
 Object.freeze(SendTurns.prototype);

@@ -15,8 +15,9 @@
 // a write the heap cannot take is lost: tcp_write fails, the SDK only traces "tcp write failed" and
 // ends the socket (modules/io/socket/lwip/tcp.c:402-404). There the server's SendTurns pace the
 // writes: one write of at most writeMax bytes (one segment) per socket until the peer has acknowledged
-// it (onWritable reports the whole send buffer free again), and at most `max` sockets with bytes in
-// flight at once; a socket waiting for its turn is written when another's bytes are acknowledged.
+// it (onWritable reports the whole send buffer free again) or its socket closes, and at most `max`
+// sockets with bytes in flight at once; a socket waiting for its turn is written when another's turn
+// ends (src/device/send-turns.ts).
 
 import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
@@ -90,7 +91,8 @@ export class DeviceTransport implements Transport {
   close(): void {
     if (this.flags & (DONE | CLOSING)) return;
     this.flags |= CLOSING;
-    // Paced, the socket closes once its last bytes are acknowledged: until then they hold lwIP's heap.
+    // Paced (the Pico W), the socket closes once its last bytes are acknowledged: the SDK's close there
+    // ends in tcp_abort (modules/network/socket/lwip/modLwipSafe.h:32), which drops bytes still unacknowledged.
     if (!this.waiting() && !this.sending()) this.finish();
     else this.lingerFor(LINGER_MS);
   }
@@ -258,9 +260,10 @@ export class DeviceTransport implements Transport {
     this.linger = undefined;
     this.queue = null;
     this.queued = 0;
+    try { this.tcp.close(); } catch { /* already closed by the peer */ }
+    // After the close, which freed what lwIP held for this socket: the next socket's write needs that room.
     const turns = this.events.turns;
     if (turns) turns.forget(this);
-    try { this.tcp.close(); } catch { /* already closed by the peer */ }
     const then = this.flushed;
     this.flushed = null;
     this.events.closed(this);

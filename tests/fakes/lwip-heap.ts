@@ -38,11 +38,8 @@ export class LwipHeap {
 
   /**
    * @param ackDelayMs virtual time from a write to the peer's acknowledgement
-   * @param giveUpMs virtual time from a close to lwIP giving up on a peer that acknowledges nothing,
-   *   freeing what it still held (its retransmissions back off to minutes in src/core/tcp.c's
-   *   tcp_slowtmr; a test picks something shorter)
    */
-  constructor(readonly ackDelayMs = 20, readonly giveUpMs = 50000, readonly size = PICO_MEM_SIZE, readonly mss = PICO_MSS) {}
+  constructor(readonly ackDelayMs = 20, readonly size = PICO_MEM_SIZE, readonly mss = PICO_MSS) {}
 
   /** tcp_write(TCP_WRITE_FLAG_COPY) of `n` bytes: true when queued, false when out of memory (nothing queued). */
   write(s: SocketSegments, n: number): boolean {
@@ -79,7 +76,7 @@ export class LwipHeap {
     if (!s.lengths.length) s.room = 0;
   }
 
-  /** A socket closed or reset: lwIP frees what it still held for it. */
+  /** A socket closed (on the Pico: aborted) or reset: lwIP frees what it still held for it. */
   release(s: SocketSegments): void {
     this.used -= s.lengths.length * SEGMENT_COST;
     s.lengths = [];

@@ -78,6 +78,8 @@ export class FakeClient {
   received = '';
   /** A client that does not read leaves the server's bytes in the network (back-pressure). */
   private reading = true;
+  /** Called each time the client has taken bytes (a client that closes once its answer is whole). */
+  onReceived: ((c: FakeClient) => void) | null = null;
   constructor(private readonly net: FakeNet, window: number) {
     this.conn = new Conn(this, window);
   }
@@ -95,6 +97,7 @@ export class FakeClient {
     if (!this.reading || !this.conn.down.length) return;
     this.received += fromLatin1(this.conn.down.all());
     this.net.notifyWritable(this.conn);
+    if (this.onReceived) this.onReceived(this);
   }
   /** Half-close: the FIN goes out after what was sent; the client goes on reading. */
   halfClose(): void {
@@ -134,6 +137,10 @@ export class FakeNet {
   traces: string[] = [];
   /** The Pico W's lwIP heap that server sockets write through (tests/fakes/lwip-heap.ts), or null: roomy. */
   lwip: LwipHeap | null = null;
+  /** What stopped the chip (an lwIP assertion's panic), or null: the chip runs. */
+  panic: string | null = null;
+  /** net.lwip: a listener was closed, so its pcb's memory is in both of lwIP's pools (tests/fakes/listener.ts). */
+  listenPcbFreedTwice = false;
   /** Whether clients reach the module now (tests/fakes/wifi.ts: not while its station has no address). */
   reachable: () => boolean = () => true;
   private queue: (() => void)[] = [];
@@ -144,6 +151,8 @@ export class FakeNet {
   reset(): void {
     this.now = 1000;
     this.lwip = null;
+    this.panic = null;
+    this.listenPcbFreedTwice = false;
     this.listeners.clear();
     this.traces = [];
     this.queue = [];

@@ -5,6 +5,14 @@
 // pbufs from the stack's small heap, a write the heap cannot take is lost with only a trace and ends
 // the socket (modules/io/socket/lwip/tcp.c:402-404, then onError), and the peer acknowledges (takes)
 // the bytes net.lwip.ackDelayMs of virtual time after they were written, freeing their pbufs.
+// Its events come as the SDK's lwIP socket gives them (modules/io/socket/lwip/tcp.c): every cause only
+// sets a bit, and one delivery per socket, queued by the first bit, reports them all (tcpTrigger,
+// :597-613); an error in that delivery drops the writable event (:485-487) and waits until the
+// received bytes are read (:507-508, :365-367). A peer's ACK and its FIN that arrive together (a client
+// that closes once it has its answer) reach the server as onError alone: no onWritable after its last
+// ACK. Its close is the Pico's tcp_close_safe, tcp_close then tcp_abort
+// (modules/network/socket/lwip/modLwipSafe.h:32): a RST, and lwIP frees the segments it still held
+// (lwIP src/core/tcp.c:604-608), so bytes the peer has not acknowledged are lost.
 
 import { net, type Conn } from './net';
 import { SocketSegments } from './lwip-heap';
@@ -17,6 +25,11 @@ export interface TCPOptions {
   onError?(this: TCP): void;
 }
 
+/** The SDK's trigger bits (modules/io/socket/lwip/tcp.c:51-56). */
+const WRITABLE = 1;
+const READABLE = 2;
+const ERROR = 4;
+
 export default class TCP {
   private conn: Conn | null;
   private readonly options: TCPOptions;
@@ -24,6 +37,9 @@ export default class TCP {
   private ready = true;
   /** The segments lwIP holds for this socket (net.lwip only). */
   private readonly segments = new SocketSegments();
+  /** net.lwip: the events waiting for this socket's one delivery (tcp->triggered), and tcp->error. */
+  private triggered = 0;
+  private error = false;
 
   constructor(options: TCPOptions) {
     this.options = options;
@@ -92,17 +108,56 @@ export default class TCP {
   close(): void {
     const conn = this.conn;
     if (!conn || conn.serverClosed) return;
-    conn.serverClosed = true; // bytes already written still reach the client (FIN after data)
+    conn.serverClosed = true;
     const heap = net.lwip;
     if (heap) {
-      net.setTimer(() => this.acknowledged(), heap.ackDelayMs, false);
-      net.setTimer(() => heap.release(this.segments), heap.giveUpMs, false); // a peer that never acknowledges
-    } else net.notifyDelivered(conn);
+      // tcp_close then tcp_abort: what the peer has not acknowledged never reaches it, and lwIP holds nothing more.
+      heap.release(this.segments);
+      conn.down.all();
+    } else net.notifyDelivered(conn); // bytes already written still reach the client (FIN after data)
   }
 
-  fireReadable(count: number): void { if (this.options.onReadable) this.options.onReadable.call(this, count); }
-  fireWritable(count: number): void { if (this.options.onWritable) this.options.onWritable.call(this, count); }
-  fireError(): void { if (this.options.onError) this.options.onError.call(this); }
+  fireReadable(count: number): void {
+    if (net.lwip) this.trigger(READABLE);
+    else if (this.options.onReadable) this.options.onReadable.call(this, count);
+  }
+
+  fireWritable(count: number): void {
+    if (net.lwip) this.trigger(WRITABLE);
+    else if (this.options.onWritable) this.options.onWritable.call(this, count);
+  }
+
+  fireError(): void {
+    if (net.lwip) this.trigger(ERROR);
+    else if (this.options.onError) this.options.onError.call(this);
+  }
+
+  /** tcpTrigger (modules/io/socket/lwip/tcp.c:597-613): a delivery is queued by the first bit only. */
+  private trigger(bit: number): void {
+    const first = this.triggered === 0;
+    this.triggered |= bit;
+    if (first) net.later(() => this.deliver());
+  }
+
+  /** tcpDeliver (modules/io/socket/lwip/tcp.c:474-525). */
+  private deliver(): void {
+    let t = this.triggered;
+    this.triggered = 0;
+    const conn = this.conn;
+    if (!conn || conn.serverClosed) return; // doClose cleared the triggers
+    if (t & ERROR) {
+      t &= ~WRITABLE;
+      this.error = true;
+      this.ready = false;
+    }
+    const o = this.options;
+    if (t & READABLE && conn.up.length && o.onReadable) o.onReadable.call(this, conn.up.length);
+    if (conn.serverClosed) return;
+    if (conn.up.length && this.error) return; // the error comes once the received bytes are read
+    if (!this.error) {
+      if (t & WRITABLE && o.onWritable) o.onWritable.call(this, conn.writable());
+    } else if (o.onError) o.onError.call(this);
+  }
 
   private open(): Conn {
     if (!this.conn || this.conn.serverClosed) throw new Error('fake TCP: socket closed');
