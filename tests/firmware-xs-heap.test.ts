@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { bundleForXs } from './xs/bundle';
-import { XsnapWorker } from './xs/xsnap-worker';
+import { XsnapWorker, opWithCount } from './xs/xsnap-worker';
 
 const ROOT = path.resolve(__dirname, '../..');
 const IMAGE_BYTES = 1024 * 1024;
@@ -28,12 +28,9 @@ describe('firmware update streaming under XS: bounded memory', function () {
   this.timeout(120_000);
   let worker: XsnapWorker;
 
-  async function command(bytes: number[]): Promise<Report> {
-    const { reply } = await worker.command(new Uint8Array(bytes));
-    return JSON.parse(Buffer.from(reply).toString('latin1')) as Report;
-  }
+  const command = (bytes: Uint8Array | number[]): Promise<Report> => worker.report<Report>(bytes);
   const liveSlots = (): Promise<number> => worker.liveSlots();
-  const send = (n: number): number[] => [0x42, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  const send = (n: number): Uint8Array => opWithCount(0x42, n);
 
   before(async function () {
     worker = new XsnapWorker({ name: 'firmware-xs-heap' });

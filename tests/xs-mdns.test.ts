@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { bundleForXs } from './xs/bundle';
-import { XsnapWorker } from './xs/xsnap-worker';
+import { XsnapWorker, opWithCount } from './xs/xsnap-worker';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** Live slots of an idle, announced responder (measured 186: docs/module.md §Discovery). */
@@ -20,7 +20,7 @@ describe('the mDNS responder under XS', function () {
   this.timeout(120_000);
   let worker: XsnapWorker;
 
-  const u32 = (c: number, n: number): Uint8Array => Uint8Array.of(c, (n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255);
+  const u32 = opWithCount;
   /** A command's report and its computrons. */
   async function command(bytes: Uint8Array): Promise<{ report: Report; compute: number }> {
     const { reply, meter } = await worker.command(bytes);

@@ -69,6 +69,8 @@ export function defaultWorkerPath(): string {
 }
 
 /** Encodes one netstring `<len>:<payload>,`. */
+/** A heap entry's command: an opcode and a 32-bit count, big-endian. */
+export const opWithCount = (op: number, n: number): Uint8Array => Uint8Array.of(op, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
 export function netstring(parts: readonly Uint8Array[]): Buffer {
   let len = 0;
   for (const p of parts) len += p.byteLength;
@@ -183,6 +185,11 @@ export class XsnapWorker {
   /** Calls the worker's globalThis.handleCommand with `bytes`; resolves with its reply. */
   command(bytes: Uint8Array): Promise<XsResult> {
     return this.request(Buffer.concat([Buffer.from('?'), bytes]), 'command');
+  }
+
+  /** Calls handleCommand with `bytes` and parses its reply as the entry's JSON report. */
+  async report<T>(bytes: Uint8Array | readonly number[]): Promise<T> {
+    return JSON.parse(Buffer.from((await this.command(Uint8Array.from(bytes))).reply).toString('latin1')) as T;
   }
 
   /** Live slots now: the heap count right after a full collection. */

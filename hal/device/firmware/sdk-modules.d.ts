@@ -1,6 +1,7 @@
 // The SDK modules the ESP32 firmware HAL uses that @moddable/typings (the npm package) does not declare,
 // as the SDK's own typings declare them (typings/embedded/update.d.ts, typings/crypt.d.ts,
-// modules/io/flash/esp32/flash-esp32.js), and the project's native ota-state module (esp32/ota-state.c).
+// modules/io/flash/esp32/flash-esp32.js). The project's ota-state module has its types beside it
+// (esp32/ota-state.d.ts, mapped in tsconfig.moddable.json).
 // Read by make check-moddable only; under Node, tsconfig.json maps these to tests/fakes/.
 
 declare module 'embedded:storage/flash' {
@@ -29,20 +30,4 @@ declare module 'crypt' {
     write(message: string | ArrayBuffer): void;
     close(): ArrayBuffer;
   }
-}
-
-declare module 'ota-state' {
-  const OtaState: {
-    /** The running app partition's label (ota_0, ota_1, factory). */
-    running(): string;
-    /** The running app is on trial (ESP_OTA_IMG_PENDING_VERIFY). */
-    onTrial(): boolean;
-    /** esp_ota_mark_app_valid_cancel_rollback(). */
-    confirm(): void;
-    /** The app version in the other OTA partition when it holds a valid app (a rollback's target). */
-    rollbackVersion(): string | undefined;
-    /** CONFIG_IDF_FIRMWARE_CHIP_ID of this build (esp_chip_id_t). */
-    chipId(): number;
-  };
-  export default OtaState;
 }
