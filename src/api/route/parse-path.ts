@@ -10,7 +10,8 @@
 // it as sent (entity and operation names match in any case).
 
 import { ApiError, aErrIndexRange, aErrInvalidEntity, aErrInvalidOption, aErrNotFound, aErrUnimplemented } from '../../../hal/kit/errors';
-import { ENTITY_FORMS, UNSUPPORTED, type EntityForms, type Forms } from '../values/forms';
+import { ENTITY_FORMS, ENTITY_KEYS, OPERATION_KEYS, UNSUPPORTED, type EntityForms, type Forms } from '../values/forms';
+import { findKey, findName } from '../../../util/known-key';
 import { ENTITY_NAMES, routeForms, type Route } from './routes';
 import { hexPrefix, parseSerial } from './serial';
 import { deepFreeze } from '../../../util/freeze';
@@ -127,10 +128,9 @@ function parseEntity(path: string, end: number, out: Address): Address {
   // Each segment's end found inline (under XS a call costs more than the indexOf itself).
   if ((end = path.indexOf('/', at)) < 0) end = n;
   let text = path.slice(at, end);
-  let name = text;
-  let ops = ENTITY_FORMS[name];
-  if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
-  if (!ops) {
+  // Found by comparison, never used as a key itself (util/known-key.ts): each new key costs a slot for good.
+  let name = findName(ENTITY_KEYS, text);
+  if (name === undefined) {
     const serial = parseSerial(text);
     if (serial < 0) return miss(path, out, MISS_PATH, new ApiError(aErrInvalidEntity, `unknown entity '${path.slice(at, end)}'`));
     out.kind = ADDRESS_DEVICE;
@@ -138,10 +138,10 @@ function parseEntity(path: string, end: number, out: Address): Address {
     if (end === n) return out;
     if ((end = path.indexOf('/', at = end + 1)) < 0) end = n;
     text = path.slice(at, end);
-    ops = ENTITY_FORMS[name = text];
-    if (!ops) ops = ENTITY_FORMS[name = text.toLowerCase()];
-    if (!ops) return miss(path, out, MISS_ENTITY, new ApiError(aErrInvalidEntity, `unknown entity '${path.slice(at, end)}'`));
+    name = findName(ENTITY_KEYS, text);
+    if (name === undefined) return miss(path, out, MISS_ENTITY, new ApiError(aErrInvalidEntity, `unknown entity '${path.slice(at, end)}'`));
   }
+  const ops = ENTITY_FORMS[name]!;
   out.kind = ADDRESS_ROUTE;
   out.entity = name;
   if (ops === UNSUPPORTED) return miss(path, out, MISS_ENTITY, new ApiError(aErrUnimplemented, `entity '${entityName(name)}' is not supported`));
@@ -174,13 +174,11 @@ function countSegments(path: string, end: number): number {
 
 /** The operation from `at` to `end` (one of `ops`) and its forms taking `given` path parameters (-1: an empty one). */
 function parseOperation(path: string, at: number, end: number, given: number, ops: EntityForms, out: Address): Address {
-  const text = path.slice(at, end);
-  let op = text;
-  let lists = ops[op];
-  if (!lists) lists = ops[op = text.toLowerCase()];
+  const op = findName(OPERATION_KEYS[out.entity]!, path.slice(at, end));
+  const lists = op === undefined ? undefined : ops[op];
   if (!lists) {
     const entity = entityName(out.entity);
-    return miss(path, out, MISS_OPERATION, out.index === NO_INDEX ? unknownOperation(path, at, end, ops, entity)
+    return miss(path, out, MISS_OPERATION, out.index === NO_INDEX ? unknownOperation(path, at, end, OPERATION_KEYS[out.entity]!, entity)
       : new ApiError(aErrInvalidOption, `unknown operation '${path.slice(at, end)}' of ${entity}`));
   }
   const forms = given >= 0 && given < lists.length ? lists[given] : null;
@@ -204,10 +202,10 @@ function parseOperation(path: string, at: number, end: number, given: number, op
  * a sign, or an operation follows it: `rail/-1/voltage`, `rail/01/voltage`, `rail/x/voltage`), it is
  * an index that is not one: 404 aErrIndexRange naming it.
  */
-function unknownOperation(path: string, at: number, end: number, ops: EntityForms, entity: string): ApiError {
+function unknownOperation(path: string, at: number, end: number, operations: readonly string[], entity: string): ApiError {
   const c = path.charCodeAt(at);
   const next = end < path.length ? path.slice(end + 1, segmentEnd(path, end + 1)).toLowerCase() : '';
-  if ((c >= 48 && c <= 57) || c === 43 || c === 45 || (next && ops[next])) {
+  if ((c >= 48 && c <= 57) || c === 43 || c === 45 || (next && findKey(operations, next) !== undefined)) {
     return new ApiError(aErrIndexRange, `'${path.slice(at, end)}' is not an index of ${entity}: an index is a decimal integer (0, 1, 2 ...) without sign or leading zeros`);
   }
   return new ApiError(aErrInvalidOption, `unknown operation '${path.slice(at, end)}' of ${entity}`);

@@ -3,21 +3,18 @@
 // matched (request.parameters echoes it on every answer), and its fault is reported only later.
 
 import { ApiError, aErrParam, aErrParse } from '../../../hal/kit/errors';
+import { JSON_MAX_DEPTH, JSON_NOT_OBJECT, JSON_TOO_DEEP, readBody } from './json-body';
 
 /** A PUT body as JSON: the object, or the error it earns. */
 export function parseJson(text: string): object | ApiError {
   if (text.length === 0) return new ApiError(aErrParam, 'a PUT needs a body {"value": ...}');
   const quick = quickBody(text);
   if (quick !== null) return quick;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return new ApiError(aErrParse, 'the body is not valid JSON; send {"value": ...}');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return new ApiError(aErrParam, 'the body must be a JSON object {"value": ...}');
-  }
+  // Read by hand, not by JSON.parse: every member name JSON.parse reads becomes a key for good (json-body.ts).
+  const body = readBody(text);
+  if (body === JSON_TOO_DEEP) return new ApiError(aErrParse, `the body nests deeper than ${JSON_MAX_DEPTH} levels; send {"value": ...}`);
+  if (body === JSON_NOT_OBJECT) return new ApiError(aErrParam, 'the body must be a JSON object {"value": ...}');
+  if (typeof body === 'number') return new ApiError(aErrParse, 'the body is not valid JSON; send {"value": ...}');
   return body;
 }
 
