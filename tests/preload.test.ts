@@ -13,15 +13,12 @@ const ROOT = path.resolve(__dirname, '../..');
 /** Device-side module trees (every .ts below them) and the HAL contract files (hal/*.ts). */
 const DEVICE_TREES = ['util', 'src/http', 'src/api', 'src/web', 'src/dns', 'src/device', 'hal/kit', 'hal/device'];
 
-const STANDIN = 'a desktop-host (lin) stand-in for embedded:io/*, never on the module; it keeps simulated state at module level';
+const STANDIN = 'a desktop-host (lin) stand-in for embedded:network/interface/wifi, never on the module, and used only where a lin build is given an SSID';
 
 /** Device-side files that are not preloaded, and why. A key ending in '/' covers a directory. */
 const NOT_PRELOADED: Record<string, string> = {
   'src/device/main': 'the app entry (creation.main): its top level reads Preference and opens the listener, native calls xsl cannot make at build time',
   'hal/device/platform/api': 'declares the PlatformApi type only: no module is built',
-  'hal/device/standin/analog': STANDIN,
-  'hal/device/standin/digital': STANDIN,
-  'hal/device/standin/pwm': STANDIN,
   'hal/device/standin/wifi': STANDIN,
 };
 
@@ -73,8 +70,20 @@ function specifiersOf(file: string, maps: [string, string][]): string[] {
   return out;
 }
 
-describe('manifest.json preloads every device-side module by name', () => {
+/** manifest.json, with what budget/module-features.json adds to the budget builds' platforms (paths made relative to the root). */
+function manifestWithFeatures(): Manifest {
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'manifest.json'), 'utf8')) as Manifest;
+  const features = JSON.parse(fs.readFileSync(path.join(ROOT, 'budget/module-features.json'), 'utf8')) as Manifest;
+  for (const [name, p] of Object.entries(features.platforms ?? {})) {
+    const into = (manifest.platforms ??= {})[name] ??= {};
+    for (const [spec, target] of Object.entries(p.modules ?? {})) (into.modules ??= {})[spec] = String(target).replace(/^\.\.\//, './');
+    into.preload = [...(into.preload ?? []), ...(p.preload ?? [])];
+  }
+  return manifest;
+}
+
+describe('manifest.json preloads every device-side module by name', () => {
+  const manifest = manifestWithFeatures();
   // The top-level list, and each platform's for the modules only it maps (the desktop host's stand-ins).
   const preload = ([] as string[]).concat(manifest.preload ?? [], ...Object.values(manifest.platforms ?? {}).map((p) => p.preload ?? []));
   const maps = moduleMaps(manifest);

@@ -64,7 +64,8 @@ export class EthernetEntity extends DeviceEntity<ValuesOf<'ethernet'>> {
     this.platform = platform;
     this.readsDns = readsDns;
     s.define(HOST_KEY, factoryHostname(serial));
-    for (let k = 0; k < BYTE_SETTINGS.length; k++) s.define(BYTE_SETTINGS[k][0], new Uint8Array(BYTE_SETTINGS[k][1]));
+    // The frozen arrays themselves (in flash): a Uint8Array each would hold about ten heap slots.
+    for (let k = 0; k < BYTE_SETTINGS.length; k++) s.define(BYTE_SETTINGS[k][0], BYTE_SETTINGS[k][1]);
     s.define(portKey(0), httpPort);
     for (let k = 0; k < OTHER_PORTS.length; k++) s.define(portKey(k + 1), OTHER_PORTS[k]);
   }

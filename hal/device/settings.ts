@@ -18,6 +18,17 @@ import { asBool, asBytes, asNumber, asString } from '../kit/value-guards';
 import { SavedBanks } from './saved-banks';
 
 export type SettingValue = number | boolean | string | Uint8Array;
+/**
+ * A factory value as define() takes it: a bytes setting's may be a frozen array of bytes (module data in
+ * flash), read as a new Uint8Array each time, since a Uint8Array held for each would cost about ten
+ * heap slots.
+ */
+export type SettingFactory = SettingValue | readonly number[];
+
+/** A bytes setting's value or factory value. */
+function isBytes(v: SettingFactory): v is Uint8Array | readonly number[] {
+  return v instanceof Uint8Array || Array.isArray(v);
+}
 
 /** What a Preference value can be: Moddable's `preference` module stores these. */
 export type PreferenceValue = string | boolean | number | ArrayBuffer;
@@ -36,12 +47,13 @@ export const PREF_VALUE_MAX = 1024;
 
 /** Setting key -> value. Plain objects, not Maps: one XS slot per entry instead of several. */
 type Table = { [key: string]: SettingValue };
+type Factories = { [key: string]: SettingFactory };
 
 export class Settings {
   /** Where saved settings live (also the store entity's slots). */
   readonly prefs: PreferenceStore;
   private readonly banks: SavedBanks;
-  private readonly defaults: Table = Object.create(null) as Table;
+  private readonly defaults: Factories = Object.create(null) as Factories;
   /**
    * The values that are not the factory's (a PUT's, or a saved one read at boot); every other setting
    * reads its factory value: a module that runs on its factory settings holds one table, not two.
@@ -55,7 +67,7 @@ export class Settings {
   }
 
   /** Declare a setting and its factory value; the saved value, if any, is read now. */
-  define(key: string, factory: SettingValue): void {
+  define(key: string, factory: SettingFactory): void {
     // A key too long for NVS is a programming error: fail at boot, not at the first save.
     if (key.length > NVS_NAME_MAX) throw new Error(`preference key "${key}" is longer than ${NVS_NAME_MAX}`);
     this.defaults[key] = factory;
@@ -65,9 +77,14 @@ export class Settings {
   get(key: string): SettingValue {
     const v = this.values[key];
     if (v !== undefined) return v;
+    return this.factory(key);
+  }
+
+  /** The factory value of `key` as a value (a byte array read as a new Uint8Array). */
+  private factory(key: string): SettingValue {
     const factory = this.defaults[key];
     if (factory === undefined) throw new Error(`undefined setting ${key}`);
-    return factory;
+    return Array.isArray(factory) ? Uint8Array.from(factory) : factory as SettingValue;
   }
   // Each setting keeps its factory value's type (loadOne, DeviceEntity.set): the guards only catch a
   // key read as the wrong kind, a bug.
@@ -86,7 +103,8 @@ export class Settings {
   saved(key: string): SettingValue {
     const factory = this.defaults[key];
     if (factory === undefined) throw new Error(`undefined setting ${key}`);
-    return this.loadOne(key, factory);
+    const v = this.loadOne(key, factory);
+    return v === factory ? this.factory(key) : v as SettingValue;
   }
 
   /** system/save: every setting to Preference, all or nothing. */
@@ -129,16 +147,17 @@ export class Settings {
   }
 
   /** `value` for `key`: kept when it is not the factory value, else the key reads its factory value. */
-  private hold(key: string, value: SettingValue, factory: SettingValue): void {
-    if (value !== factory) this.values[key] = value;
+  private hold(key: string, value: SettingFactory, factory: SettingFactory): void {
+    if (value !== factory) this.values[key] = value as SettingValue;
     else delete this.values[key];
   }
 
-  private loadOne(key: string, factory: SettingValue): SettingValue {
-    const saved = this.banks.read(key, typeof factory === 'string' || factory instanceof Uint8Array);
+  /** The saved value of `key`, or `factory` itself (the same object) when none of its type is saved. */
+  private loadOne(key: string, factory: SettingFactory): SettingFactory {
+    const saved = this.banks.read(key, typeof factory === 'string' || isBytes(factory));
     if (saved === undefined) return factory;
     // Keep the factory value's type: a stale entry of another type (an older firmware) is ignored.
-    if (factory instanceof Uint8Array) return saved instanceof ArrayBuffer ? new Uint8Array(saved) : factory;
+    if (isBytes(factory)) return saved instanceof ArrayBuffer ? new Uint8Array(saved) : factory;
     if (typeof saved === 'number' || typeof saved === 'boolean' || typeof saved === 'string') {
       return typeof saved === typeof factory ? saved : factory;
     }

@@ -11,13 +11,13 @@ import config from 'mc/config';
 import Timer from 'timer';
 import platform from 'hal/device/platform';
 import { announcedHostname, announcementTxt, SERVICE_TYPES } from '../api/announcement';
-import { MdnsResponder } from '../dns/mdns-responder';
+import { MdnsResponder, type MdnsPlatform } from '../dns/mdns-responder';
 import { ipv4Bytes } from '../dns/mdns-names';
 import { openMdnsSocket, type MdnsSocket } from 'src/device/mdns-socket/platform';
 import type { ModuleHal } from '../../hal/types';
 
 
-export class Announcer {
+export class Announcer implements MdnsPlatform {
   #socket: MdnsSocket | null = null;
   #responder: MdnsResponder | null = null;
   #hostname = '';
@@ -76,18 +76,35 @@ export class Announcer {
       trace(`not announced: ${e instanceof Error ? e.message : String(e)}\n`);
       return false;
     }
-    const socket = this.#socket;
-    this.#responder = new MdnsResponder({
-      send: (packet, address, port) => socket.write(packet, address, port),
-      now: this.#now,
-      setTimer: (callback, ms) => Timer.set(callback, ms),
-      clearTimer: (t) => Timer.clear(t as Timer),
-      named: (_, name) => {
-        if (name) trace(`announced ${name}.local (_http._tcp, _brainstem._tcp) on port ${this.#port}\n`);
-        this.#named(name);
-      },
-    }, SERVICE_TYPES, 1);
+    // The announcer is the responder's platform: methods on its frozen prototype, not closures.
+    this.#responder = new MdnsResponder(this, SERVICE_TYPES, 1);
     return true;
+  }
+
+  /** MdnsPlatform: a message out on the socket (a closed one throws, which the responder counts). */
+  send(packet: Uint8Array, address: string, port: number): void {
+    this.#socket!.write(packet, address, port);
+  }
+
+  /** MdnsPlatform: monotonic milliseconds. */
+  now(): number {
+    return this.#now();
+  }
+
+  /** MdnsPlatform. */
+  setTimer(callback: () => void, ms: number): unknown {
+    return Timer.set(callback, ms);
+  }
+
+  /** MdnsPlatform. */
+  clearTimer(timer: unknown): void {
+    Timer.clear(timer as Timer);
+  }
+
+  /** MdnsPlatform: the name the module took (after any renaming), '' when withdrawn. */
+  named(_index: number, name: string): void {
+    if (name) trace(`announced ${name}.local (_http._tcp, _brainstem._tcp) on port ${this.#port}\n`);
+    this.#named(name);
   }
 
   #read(count: number): void {

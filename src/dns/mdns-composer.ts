@@ -21,10 +21,12 @@ const LEGACY_BYTES = 512;
 export interface Sender { send(packet: Uint8Array, address: string, port: number): void }
 
 export class Composer {
-  readonly writer = new DnsWriter();
-  readonly flags: Uint8Array;
+  /** The message writer (a 1,460-byte buffer), made for a round of messages and dropped after it: idle, none. */
+  private w: DnsWriter | null = null;
+  // Plain arrays, not typed ones: a few numbers each, and a typed array costs about ten heap slots.
+  readonly flags: number[];
   /** When each record was last multicast as an answer (§6: not again within a second). */
-  readonly lastSent: Float64Array;
+  readonly lastSent: number[];
   /** Messages the platform could not send (lwIP out of buffers, no route). */
   failures = 0;
   private readonly records: RecordSet;
@@ -35,8 +37,18 @@ export class Composer {
   constructor(records: RecordSet, out: Sender) {
     this.records = records;
     this.out = out;
-    this.flags = new Uint8Array(records.total);
-    this.lastSent = new Float64Array(records.total).fill(-1e9);
+    this.flags = new Array<number>(records.total).fill(0);
+    this.lastSent = new Array<number>(records.total).fill(-1e9);
+  }
+
+  /** The writer of the messages being sent now (made when a round of messages starts). */
+  get writer(): DnsWriter {
+    return this.w ??= new DnsWriter();
+  }
+
+  /** A round of messages is sent: the writer and its buffer go (a responder idles most of the time). */
+  release(): void {
+    this.w = null;
   }
 
   /**
@@ -53,6 +65,7 @@ export class Composer {
       this.done(r, after, now);
       r = after;
     }
+    this.release();
   }
 
   /**
@@ -69,6 +82,7 @@ export class Composer {
     if (this.next(end) >= 0) this.writer.addFlags(FLAG_TRUNCATED);
     if (!this.writer.empty) this.emit(this.writer.finish(), address, port);
     this.done(0, this.records.total, -1);
+    this.release();
   }
 
   /** Hands a finished message to the platform; a refusal (lwIP out of buffers) is counted, not thrown. */

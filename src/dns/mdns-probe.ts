@@ -78,4 +78,5 @@ export function sendProbes(records: RecordSet, composer: Composer, now: number):
       list[j].due = now + PROBE_MS;
     }
   }
+  composer.release();
 }

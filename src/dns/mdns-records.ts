@@ -154,7 +154,7 @@ export class RecordSet {
   }
 
   /** Sets `bit` in `flags` for each record that answers the question (name at `at` of `msg`, `type`). */
-  answersTo(msg: Uint8Array, at: number, type: number, flags: Uint8Array, bit: number): void {
+  answersTo(msg: Uint8Array, at: number, type: number, flags: number[], bit: number): void {
     const any = type === TYPE_ANY;
     const list = this.instances;
     for (let s = 0; s < this.typeAt.length; s++) {
@@ -178,7 +178,7 @@ export class RecordSet {
    * Clears `bits` in `flags` for our record that a known answer names (RFC 6762 §7.1: name, type and
    * data of a PTR; name and type of the unique records), when its TTL is at least half of ours.
    */
-  knownAnswer(msg: Uint8Array, at: number, type: number, ttl: number, dataAt: number, flags: Uint8Array, bits: number): void {
+  knownAnswer(msg: Uint8Array, at: number, type: number, ttl: number, dataAt: number, flags: number[], bits: number): void {
     const list = this.instances;
     const shared = list.length * this.kinds;
     const keep = ~bits;

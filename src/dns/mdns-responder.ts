@@ -42,7 +42,7 @@ export class MdnsResponder {
   private readonly platform: MdnsPlatform;
   private readonly reader = new DnsReader();
   private readonly composer: Composer;
-  private readonly flags: Uint8Array;
+  private readonly flags: number[];
   /** One timer for probes, announcements and answers: when it fires, and when answers are due (-1: none). */
   private timer: unknown = null;
   private timerDue = -1;

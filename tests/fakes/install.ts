@@ -14,6 +14,7 @@ const FAKES: Record<string, string> = {
   'embedded:io/pwm': './pwm',
   'embedded:io/serial': './serial',
   'preference': './preference',
+  'file': './file',
   'timer': './timer',
   'time': './time',
   'mc/config': './config',
