@@ -8,7 +8,11 @@
 
 import { Directory, File } from 'file';
 import config from 'mc/config';
-import { standardTextCodec } from '../../../util/text';
+
+// Globals, as Node and xsnap have them and src/device/text-globals makes them on a module (a module
+// mapped under another name, as this one is, cannot import the project's own by a relative path).
+declare const TextEncoder: { new(): { encode(text: string): Uint8Array } };
+declare const TextDecoder: { new(): { decode(bytes: Uint8Array): string } };
 
 const ROOT = ((config as { file?: { root?: string } }).file?.root ?? '/tmp/') + 'brainstem-preferences/';
 /** Type bytes: s(tring), n(umber), b(oolean), a(rray buffer). */
@@ -24,11 +28,11 @@ function pathOf(domain: string, key: string): string {
 }
 
 function textBytes(text: string): Uint8Array {
-  return standardTextCodec().encode(text);
+  return new TextEncoder().encode(text);
 }
 
 function text(bytes: ArrayBuffer): string {
-  return standardTextCodec().decode(new Uint8Array(bytes));
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 export default class Preference {
