@@ -6,6 +6,7 @@
 // time: the functions that hold at least IDLE_SHARE of the samples are the polling. From then on every
 // instruction's cycles count as work unless its address lies in one of those functions.
 import { execFileSync } from 'node:child_process';
+import { backtrace } from './backtrace.mjs';
 
 const IDLE_SHARE = 0.01;
 const SAMPLE_NANOS = 50_000; // one PC sample every 50 µs of emulated time while learning
@@ -36,9 +37,12 @@ function find(fns, pc) {
 }
 
 export class CycleProfile {
-  constructor(sim, elf) {
+  /** `count`: names of functions whose entries are counted (PICO_EMU_COUNT), in `entries`. */
+  constructor(sim, elf, count = []) {
     this.sim = sim;
     this.fns = functionsOf(elf);
+    this.entries = new Map(count.map((name) => [name, 0]));
+    const starts = new Map(this.fns.filter(([, , name]) => this.entries.has(name)).map(([start, , name]) => [start, name]));
     this.flashIdle = new Uint8Array(FLASH_SIZE >> 1);
     this.sramIdle = new Uint8Array(SRAM_SIZE >> 1);
     this.work = 0;
@@ -49,7 +53,16 @@ export class CycleProfile {
     const execute = core.executeInstruction.bind(core);
     core.executeInstruction = () => {
       const pc = core.PC;
-      const cycles = execute();
+      if (starts.size && starts.has(pc)) this.entries.set(starts.get(pc), this.entries.get(starts.get(pc)) + 1);
+      let cycles;
+      try {
+        cycles = execute();
+      } catch (e) {
+        // rp2040js throws where the chip would fault (an unaligned access): where, in the image's names
+        console.log(`pico-emu: ${e.message} at pc 0x${pc.toString(16)}; backtrace:`);
+        for (const l of backtrace(sim.rp2040, elf)) console.log(l);
+        throw e;
+      }
       if (this.counting && !this.idleAt(pc)) this.work += cycles;
       return cycles;
     };

@@ -5,6 +5,7 @@
 // another for the CPU cycles each takes. Memory is read every emulated millisecond; a collection by XS
 // shows as its slot count falling, and the count right after it is the live set.
 // run.mjs --memory-every S prints one reading every S emulated seconds; SIGUSR2 prints one at once.
+// PICO_EMU_COUNT=tcp_write,tcp_recved: how many times the firmware entered those functions in the run.
 import http from 'node:http';
 import { boardSymbols, formatMemory, readBoardMemory, xsMachineOffsets } from './board-memory.mjs';
 import { BoardTraffic } from './board-traffic.mjs';
@@ -18,6 +19,9 @@ const GETS = Number(process.env.PICO_EMU_FIGURES_GETS || 15);
 
 /** Readings over a stretch of emulated time. */
 class Window {
+  /** [slots, chunks, ms] right after the latest collection of the run. */
+  static lastLive = null;
+
   constructor() {
     this.samples = 0;
     this.collections = 0;
@@ -39,6 +43,7 @@ class Window {
       if (this.last?.xs && m.xs.slots < this.last.xs.slots) {
         this.collections++;
         this.live.push([m.xs.slots, m.xs.chunks]);
+        Window.lastLive = [m.xs.slots, m.xs.chunks, m.ms];
       }
     }
     this.last = m;
@@ -85,12 +90,15 @@ export function watchBoard({ sim, mcu, chip, cdc, image, memoryEvery, figures, s
   let sampling = 0n;
   const sample = () => {
     const t = process.hrtime.bigint();
-    window.add(read());
+    const m = read();
+    m.ms = sim.clock.micros / 1000;
+    window.add(m);
     sampling += process.hrtime.bigint() - t;
     sim.clock.createAlarm(sample).schedule(1e6);
   };
   sim.clock.createAlarm(sample).schedule(1e6);
-  const profile = new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'));
+  const count = (process.env.PICO_EMU_COUNT || '').split(',').filter(Boolean);
+  const profile = new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count);
   const traffic = new BoardTraffic(sim, () => profile.work);
   traffic.attach(chip);
   let servingMs = null, line = '';
@@ -111,6 +119,7 @@ export function watchBoard({ sim, mcu, chip, cdc, image, memoryEvery, figures, s
     .then((lines) => {
       for (const l of lines) console.log(`figures: ${l}`);
       console.log(`figures: reading the memory every emulated ms took ${(Number(sampling) / 1e9).toFixed(1)} s of real time`);
+      if (count.length) console.log(`figures: entries: ${[...profile.entries].map(([f, k]) => `${f} ${k}`).join(', ')}`);
       stop('figures printed');
     })
     .catch((e) => stop(`figures failed: ${e.message}`));
@@ -128,19 +137,26 @@ async function untilAnswered() {
   }
 }
 
-async function measure({ traffic, profile, fresh, nowMs, servingMs }) {
-  await untilAnswered();
-  const answered = [...traffic.exchanges.values()].filter((x) => x.lastOut).sort((a, b) => a.lastOut.ms - b.lastOut.ms)[0];
-  while (nowMs() < answered.lastOut.ms + IDLE_AFTER_MS) await pause(200);
+/** The board idle: its memory, and which functions its main loop polls in (learnt here). */
+async function measureIdle({ traffic, profile, fresh, nowMs }, from) {
+  while (nowMs() < from + IDLE_AFTER_MS) await pause(200);
   fresh();
   const start = traffic.stamp();
   profile.startLearning();
   while (nowMs() < start.ms + 1000) await pause(200);
   const polling = profile.finishLearning();
   const end = traffic.stamp();
-  const idleBusy = (end.cycles - start.cycles) / ((end.ms - start.ms) * 125000);
-  const idleWindow = fresh();
-  const idleNow = idleWindow.last;
+  // What still counts as work on the idle board (its rarer polling): taken off each GET by its duration
+  while (nowMs() < end.ms + 500) await pause(200);
+  const after = traffic.stamp();
+  return {
+    polling, now: fresh().last, live: Window.lastLive, // the latest collection before the load
+    busy: (end.cycles - start.cycles) / ((end.ms - start.ms) * 125000), work: (after.work - end.work) / (after.ms - end.ms),
+  };
+}
+
+/** Four clients at once, LOAD_ROUNDS times: the memory meanwhile, and each answer's length. */
+async function measureLoad(fresh) {
   const serial = await serialOf();
   const targets = ['/', '/api/v1/openapi.json', `/api/v1/device/${serial}`, '/metrics'];
   const whole = [];
@@ -149,41 +165,60 @@ async function measure({ traffic, profile, fresh, nowMs, servingMs }) {
     const answers = await Promise.all(targets.map((t) => fetchOnce(t, LONG)));
     answers.forEach((a, i) => whole.push(`${targets[i]} ${a.status ?? a.error} ${a.bytes ?? 0} B${a.whole ? '' : ' CUT'}`));
   }
-  const load = fresh();
+  return { load: fresh(), whole };
+}
+
+/** GETS of one value one after another: cycles and time from request in to answer out. */
+async function measureGets(traffic, idleWork) {
   const gets = [];
   for (let i = 0; i < GETS; i++) {
     const a = await fetchOnce(VALUE, LONG);
     const x = a.localPort && traffic.get(a.localPort);
-    if (a.status === 200 && x?.firstIn && x.lastOut) {
-      const g = { work: x.lastOut.work - x.firstIn.work, cycles: x.lastOut.cycles - x.firstIn.cycles, ms: x.lastOut.ms - x.firstIn.ms, all: x.lastOut.ms - x.syn.ms };
-      gets.push(g);
-      console.log(`figures: GET ${i + 1}: ${g.work} cycles of work, ${g.cycles} in all, ${g.ms.toFixed(1)} ms`);
-    }
+    if (a.status !== 200 || !x?.firstIn || !x.lastOut) continue;
+    const ms = x.lastOut.ms - x.firstIn.ms;
+    const g = { work: x.lastOut.work - x.firstIn.work - idleWork * ms, cycles: x.lastOut.cycles - x.firstIn.cycles, ms, all: x.lastOut.ms - x.syn.ms };
+    gets.push(g);
+    console.log(`figures: GET ${i + 1}: ${Math.round(g.work)} cycles of work, ${g.cycles} in all, ${g.ms.toFixed(1)} ms`);
   }
-  const xs = idleNow.xs;
-  const liveIdle = idleWindow.live.at(-1) ?? load.live[0];
+  return gets;
+}
+
+async function measure(ctx) {
+  await untilAnswered();
+  const answered = [...ctx.traffic.exchanges.values()].filter((x) => x.lastOut).sort((a, b) => a.lastOut.ms - b.lastOut.ms)[0];
+  const idle = await measureIdle(ctx, answered.lastOut.ms);
+  const { load, whole } = await measureLoad(ctx.fresh);
+  const gets = await measureGets(ctx.traffic, idle.work);
+  return table({ servingMs: ctx.servingMs(), answered, idle, load, whole, gets });
+}
+
+function table({ servingMs, answered, idle, load, whole, gets }) {
+  const xs = idle.now.xs;
+  const liveIdle = idle.live;
   const liveLoad = load.live.length ? load.live.reduce((a, b) => (a[0] >= b[0] ? a : b)) : null;
+  const works = gets.map((g) => g.work);
   return [
     '',
     '| Emulated Pico W (rp2040js, 125 MHz) | |',
     '|---|---:|',
-    `| serving (the server's trace) | ${n(servingMs())} ms after reset |`,
-    `| first answer out (a client asking every 0.2 s of real time) | ${n(answered.lastOut.ms)} ms after reset (its SYN in at ${n(answered.syn.ms)} ms) |`,
-    `| C heap free, idle | ${n(idleNow.c.free)} B (of it ${n(idleNow.c.unclaimed)} B never claimed by malloc) |`,
+    `| serving (the server's trace) | ${n(servingMs)} ms after reset |`,
+    `| first answer out (a client asking once a second of real time) | ${n(answered.lastOut.ms)} ms after reset (its SYN in at ${n(answered.syn.ms)} ms) |`,
+    `| C heap free, idle | ${n(idle.now.c.free)} B (of it ${n(idle.now.c.unclaimed)} B never claimed by malloc) |`,
     `| C heap free, least under 4 clients | ${n(load.minCFree)} B |`,
     `| XS slots, idle: in use / heap | ${n(xs.slots)} / ${n(xs.maxSlots)} (${n(xs.maxSlots - xs.slots)} free) |`,
     `| XS chunks, idle: in use / heap | ${n(xs.chunks)} / ${n(xs.maxChunks)} B (${n(xs.maxChunks - xs.chunks)} B free) |`,
-    `| XS live after a collection, idle: slots, chunks | ${liveIdle ? `${n(liveIdle[0])}, ${n(liveIdle[1])} B` : 'no collection seen'} |`,
+    `| XS live after the last collection before the load: slots, chunks | ${liveIdle ? `${n(liveIdle[0])}, ${n(liveIdle[1])} B (at ${n(liveIdle[2])} ms)` : 'no collection seen'} |`,
     `| XS under 4 clients: most slots, most chunks in use | ${n(load.maxSlots)}, ${n(load.maxChunks)} B (${load.collections} collections) |`,
     `| XS under 4 clients: largest live set after a collection | ${liveLoad ? `${n(liveLoad[0])} slots, ${n(liveLoad[1])} B chunks` : 'no collection seen'} |`,
     `| lwIP heap, most in use under 4 clients | ${n(load.maxLwip)} of 4,000 B |`,
-    `| the core busy while idle (cycles run / cycles of emulated time) | ${n(100 * idleBusy)} % |`,
-    `| GET of one value, request in to answer out: cycles of work (median of ${gets.length}) | ${n(median(gets.map((g) => g.work)))} |`,
+    `| the core busy while idle (cycles run / cycles of emulated time) | ${n(100 * idle.busy)} % |`,
+    `| GET of one value, request in to answer out: cycles of work (median of ${gets.length}) | ${n(median(works))} (${n(Math.min(...works))} to ${n(Math.max(...works))}) |`,
     `| the same, every cycle (polling included) | ${n(median(gets.map((g) => g.cycles)))} cycles, ${median(gets.map((g) => g.ms)).toFixed(1)} ms |`,
     `| the same, SYN in to answer out | ${median(gets.map((g) => g.all)).toFixed(1)} ms |`,
     '',
     `answers under load: ${whole.join('; ')}`,
-    `the main loop's polling (not work): ${polling.map(([f, share]) => `${f} ${(100 * share).toFixed(0)} %`).join(', ')}`,
+    `idle board, cycles outside the polling functions: ${n(idle.work)} per ms (taken off each GET by its duration)`,
+    `the main loop's polling (not work): ${idle.polling.map(([f, share]) => `${f} ${(100 * share).toFixed(0)} %`).join(', ')}`,
   ];
 }
 
