@@ -76,11 +76,14 @@ export function watchBoard({ sim, mcu, chip, cdc, image, memoryEvery, figures, s
   const offsets = xsMachineOffsets(image);
   const read = () => readBoardMemory(mcu, symbols, offsets);
   const stamp = () => `[${(sim.clock.micros / 1e6).toFixed(3)} s]`;
-  process.on('SIGUSR2', () => console.log(`${stamp()} memory: ${formatMemory(read())}`));
+  const count = (process.env.PICO_EMU_COUNT || '').split(',').filter(Boolean);
+  const profile = figures || count.length ? new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count) : null;
+  const entries = () => (count.length ? `; entries: ${[...profile.entries].map(([f, k]) => `${f} ${k}`).join(', ')}` : '');
+  process.on('SIGUSR2', () => console.log(`${stamp()} memory: ${formatMemory(read())}${entries()}`));
   if (memoryEvery) {
     const every = Number(memoryEvery) * 1e9;
     const tick = () => {
-      console.log(`${stamp()} memory: ${formatMemory(read())}`);
+      console.log(`${stamp()} memory: ${formatMemory(read())}${entries()}`);
       sim.clock.createAlarm(tick).schedule(every);
     };
     sim.clock.createAlarm(tick).schedule(every);
@@ -97,8 +100,6 @@ export function watchBoard({ sim, mcu, chip, cdc, image, memoryEvery, figures, s
     sim.clock.createAlarm(sample).schedule(1e6);
   };
   sim.clock.createAlarm(sample).schedule(1e6);
-  const count = (process.env.PICO_EMU_COUNT || '').split(',').filter(Boolean);
-  const profile = new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count);
   const traffic = new BoardTraffic(sim, () => profile.work);
   traffic.attach(chip);
   let servingMs = null, line = '';
@@ -119,7 +120,7 @@ export function watchBoard({ sim, mcu, chip, cdc, image, memoryEvery, figures, s
     .then((lines) => {
       for (const l of lines) console.log(`figures: ${l}`);
       console.log(`figures: reading the memory every emulated ms took ${(Number(sampling) / 1e9).toFixed(1)} s of real time`);
-      if (count.length) console.log(`figures: entries: ${[...profile.entries].map(([f, k]) => `${f} ${k}`).join(', ')}`);
+      if (count.length) console.log(`figures: ${entries().slice(2)}`);
       stop('figures printed');
     })
     .catch((e) => stop(`figures failed: ${e.message}`));
