@@ -10,6 +10,7 @@ import http from 'node:http';
 import { boardSymbols, formatMemory, readBoardMemory, xsMachineOffsets } from './board-memory.mjs';
 import { BoardTraffic } from './board-traffic.mjs';
 import { CycleProfile } from './board-cycles.mjs';
+import { watchPcbs } from './pcb-watch.mjs';
 
 const BOARD = 'http://192.168.77.50';
 const VALUE = '/api/v1/device/system/0/serialnumber';
@@ -79,6 +80,7 @@ export function watchBoard({ sim, mcu, chip, cdc, image, memoryEvery, figures, s
   const count = (process.env.PICO_EMU_COUNT || '').split(',').filter(Boolean);
   const profile = figures || count.length ? new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count) : null;
   const entries = () => (count.length ? `; entries: ${[...profile.entries].map(([f, k]) => `${f} ${k}`).join(', ')}` : '');
+  if (process.env.PICO_EMU_PCB_WATCH) watchPcbs(sim, image.replace(/\.uf2$/, '.elf'), stamp);
   process.on('SIGUSR2', () => console.log(`${stamp()} memory: ${formatMemory(read())}${entries()}`));
   if (memoryEvery) {
     const every = Number(memoryEvery) * 1e9;
