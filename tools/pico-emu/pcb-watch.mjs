@@ -20,8 +20,17 @@ export function watchPcbs(sim, elf, stamp) {
   const mcu = sim.rp2040;
   const core = mcu.core;
   const seen = new Set();
+  const sram = (p) => !(p & 3) && p >= 0x20000000 && p < 0x20042000;
+  let broken = false;
   const isFree = (pcb) => {
-    for (let p = mcu.readUint32(head), n = 0; p && n < 64; p = mcu.readUint32(p), n++) if (p === pcb) return true;
+    for (let p = mcu.readUint32(head) >>> 0, n = 0; p && n < 64; p = mcu.readUint32(p) >>> 0, n++) {
+      if (!sram(p)) {
+        if (!broken) console.log(`${stamp()} pcb-watch: lwIP's free list of TCP pcbs is broken (0x${p.toString(16)})`);
+        broken = true;
+        return false;
+      }
+      if (p === pcb) return true;
+    }
     return false;
   };
   const execute = core.executeInstruction.bind(core);
