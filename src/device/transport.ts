@@ -23,6 +23,7 @@ import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
 import type { Transport } from '../http/connection';
 import type { SendTurns } from './send-turns';
+import { discardUnread } from './unread';
 
 /** One TCP segment's worth: reads larger than this are taken in several steps. */
 export const READ_CHUNK = 1460;
@@ -260,6 +261,10 @@ export class DeviceTransport implements Transport {
     this.linger = undefined;
     this.queue = null;
     this.queued = 0;
+    // Bytes the peer sent that no request will read (a refused body, more after a last request) go first:
+    // lwIP frees a socket closed with bytes untaken twice on the Pico W (src/device/unread.ts).
+    discardUnread(this.tcp, this.events.readBuffer, this.readable);
+    this.readable = 0;
     try { this.tcp.close(); } catch { /* already closed by the peer */ }
     // After the close, which freed what lwIP held for this socket: the next socket's write needs that room.
     const turns = this.events.turns;

@@ -35,6 +35,8 @@ export class LwipHeap {
   peak = 0;
   /** Writes lost (tcp_write out of memory). */
   failures = 0;
+  /** Sockets closed with received bytes unread: lwIP freed their pcb twice (tests/fakes/tcp.ts close()). */
+  pcbsFreedTwice = 0;
 
   /**
    * @param ackDelayMs virtual time from a write to the peer's acknowledgement

@@ -66,12 +66,15 @@ export default class TCP {
     return this.conn?.address;
   }
 
-  read(buffer: Uint8Array): void {
+  /** The count read, or nothing when no bytes wait (modules/io/socket/lwip/tcp.c:308-309, 326). */
+  read(buffer: Uint8Array): number | undefined {
     const conn = this.open();
-    if (buffer.length > conn.up.length) throw new Error('invalid'); // as lwIP: more than is there
+    if (!conn.up.length) return undefined;
+    if (buffer.length > conn.up.length) throw new Error('invalid'); // as lwIP: more than is there (:331-332)
     conn.up.take(buffer, buffer.length);
     // The FIN is reported (onError) once the bytes before it are read.
     if (conn.clientFin && !conn.up.length) net.later(() => { if (!conn.serverClosed) this.fireError(); });
+    return buffer.length;
   }
 
   /** The peer's FIN arrived. */
@@ -111,6 +114,10 @@ export default class TCP {
     conn.serverClosed = true;
     const heap = net.lwip;
     if (heap) {
+      // tcp_close with received bytes the application never took (no tcp_recved: the receive window is not
+      // whole) sends a RST and frees the pcb (lwIP src/core/tcp.c:352-371); the tcp_abort after it frees it
+      // again (tcp.c:621): lwIP's pool then hands that pcb to two connections.
+      if (conn.up.length) heap.pcbsFreedTwice++;
       // tcp_close then tcp_abort: what the peer has not acknowledged never reaches it, and lwIP holds nothing more.
       heap.release(this.segments);
       conn.down.all();

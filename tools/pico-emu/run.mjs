@@ -6,6 +6,8 @@
 //        [--mac 28:cd:c1:00:00:01] [--ssid lab] [--password secret] [--trace: every ioctl and event]
 //        [--link LOCALPORT:PEERPORT]   Ethernet frames as UDP datagrams on 127.0.0.1 (udp-link.mjs)
 //        [--ap-away FROM:TO]           the access point is gone between these emulated seconds
+//        [--memory-every S]            the board's C, XS and lwIP heaps every S emulated seconds (SIGUSR2: now)
+//        [--figures]                   measure boot, memory and cycles per GET over --link, print them, stop
 //
 // rp2040js is found by require() (so NODE_PATH works); the RP2040 B1 boot ROM is read from a file:
 // rp2040js's demo/bootrom.ts (hex words) or a raw 16 KiB image.
@@ -23,7 +25,7 @@ const { values: opt } = parseArgs({
     image: { type: 'string' }, bootrom: { type: 'string' }, seconds: { type: 'string', default: '60' },
     mac: { type: 'string', default: '28:cd:c1:00:00:01' }, ssid: { type: 'string', default: 'lab' },
     password: { type: 'string' }, trace: { type: 'boolean', default: false }, link: { type: 'string' },
-    'ap-away': { type: 'string' },
+    'ap-away': { type: 'string' }, 'memory-every': { type: 'string' }, figures: { type: 'boolean', default: false },
   },
 });
 
@@ -124,4 +126,8 @@ mcu.onBreak = (code) => {
   stop(`the core stopped at BKPT ${code} (pc 0x${mcu.core.PC.toString(16)})`);
 };
 setTimeout(() => stop('stopped'), Number(opt.seconds) * 1000);
+if (opt.figures || opt['memory-every']) {
+  const { watchBoard } = await import('./board-figures.mjs'); // tools/pico-emu/board-memory.mjs reads the RAM
+  watchBoard({ sim, mcu, chip, cdc, image: opt.image, memoryEvery: opt['memory-every'], figures: opt.figures, stop });
+}
 runLockstep(sim);
