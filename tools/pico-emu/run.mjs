@@ -6,6 +6,9 @@
 //        [--mac 28:cd:c1:00:00:01] [--ssid lab] [--password secret] [--trace: every ioctl and event]
 //        [--link LOCALPORT:PEERPORT]   Ethernet frames as UDP datagrams on 127.0.0.1 (udp-link.mjs)
 //        [--ap-away FROM:TO]           the access point is gone between these emulated seconds
+//        [--hang-at S]                 the main loop stops at S emulated seconds (the watchdog restarts it)
+// SIGUSR1 takes the access point away and SIGUSR2 brings it back (a client in netns.sh's namespace);
+// SIGTERM ends the run with its summary line.
 //
 // rp2040js is found by require() (so NODE_PATH works); the RP2040 B1 boot ROM is read from a file:
 // rp2040js's demo/bootrom.ts (hex words) or a raw 16 KiB image.
@@ -16,6 +19,8 @@ import { runLockstep } from './lockstep.mjs';
 import { udpLink } from './udp-link.mjs';
 import { backtrace } from './backtrace.mjs';
 import { handleFlashTrap, trapFlashWrites } from './flash-rom.mjs';
+import { newChip, watchdogOf, watchdogReset } from './chip-reset.mjs';
+import { hangCore } from './hang.mjs';
 
 const require = createRequire(import.meta.url);
 const { values: opt } = parseArgs({
@@ -23,7 +28,7 @@ const { values: opt } = parseArgs({
     image: { type: 'string' }, bootrom: { type: 'string' }, seconds: { type: 'string', default: '60' },
     mac: { type: 'string', default: '28:cd:c1:00:00:01' }, ssid: { type: 'string', default: 'lab' },
     password: { type: 'string' }, trace: { type: 'boolean', default: false }, link: { type: 'string' },
-    'ap-away': { type: 'string' },
+    'ap-away': { type: 'string' }, 'hang-at': { type: 'string' },
   },
 });
 
@@ -61,9 +66,8 @@ function loadUf2(mcu, file) {
 }
 
 const sim = new rp2040js.Simulator();
-const mcu = sim.rp2040;
-mcu.loadBootrom(trapFlashWrites(loadBootrom(opt.bootrom)));
-mcu.logger = new rp2040js.ConsoleLogger(rp2040js.LogLevel.Error);
+const bootrom = trapFlashWrites(loadBootrom(opt.bootrom));
+let mcu = newChip(rp2040js, sim.clock, bootrom); // a new one after each watchdog reset (start below)
 loadUf2(mcu, opt.image);
 
 const t0 = Date.now();
@@ -75,14 +79,16 @@ const chip = new Cyw43({
   // every bus-level step with --trace; otherwise the milestones: firmware started, joins, leaves
   trace: (line) => { if (opt.trace || !/^(ioctl|event) /.test(line)) console.log(`${stamp()} cyw43: ${line}`); },
 });
-attachCyw43(mcu, chip);
+const accessPoint = (present) => {
+  console.log(`${stamp()} pico-emu: the access point ${present ? 'is back' : 'goes away'}`);
+  chip.setAccessPointPresent(present);
+};
+process.on('SIGUSR1', () => accessPoint(false));
+process.on('SIGUSR2', () => accessPoint(true));
 if (opt['ap-away']) {
   const [from, to] = opt['ap-away'].split(':').map(Number);
   if (!(from >= 0 && to > from)) fail(`--ap-away wants FROM:TO in emulated seconds, not ${opt['ap-away']}`);
-  const at = (s, present) => sim.clock.createAlarm(() => {
-    console.log(`${stamp()} pico-emu: the access point ${present ? 'is back' : 'goes away'}`);
-    chip.setAccessPointPresent(present);
-  }).schedule(s * 1e9);
+  const at = (s, present) => sim.clock.createAlarm(() => accessPoint(present)).schedule(s * 1e9);
   at(from, false);
   at(to, true);
 }
@@ -93,9 +99,8 @@ if (opt.link) {
   frames = udpLink(chip, local, peer);
 }
 
-const cdc = new rp2040js.USBCDC(mcu.usbCtrl);
 let line = '';
-cdc.onSerialData = (bytes) => {
+const onSerialData = (bytes) => {
   for (const b of bytes) {
     if (b === 10) {
       console.log(`${stamp()} ${line}`);
@@ -104,7 +109,6 @@ cdc.onSerialData = (bytes) => {
   }
 };
 
-mcu.core.PC = 0x10000000;
 const ratio = () => (sim.clock.micros / 1e3 / (Date.now() - t0)).toFixed(3);
 let stopping = false;
 function stop(why) {
@@ -116,12 +120,41 @@ function stop(why) {
 }
 // A BKPT (the SDK's panic ends in one): rp2040js stops the core there, as a debugger would. On a board
 // without a debugger it is a hard fault, then the watchdog's reset.
-mcu.onBreak = (code) => {
+const onBreak = (code) => {
   if (handleFlashTrap(mcu, code)) return;
   sim.stopped = true;
   console.log(`${stamp()} pico-emu: backtrace (PC, LR, return addresses on the stack):`);
   for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'))) console.log(l);
   stop(`the core stopped at BKPT ${code} (pc 0x${mcu.core.PC.toString(16)})`);
 };
+
+// The chip from reset: the Wi-Fi chip on its pins, a USB host on its serial port, the core at boot2
+// (the boot ROM's flash boot skipped). A watchdog reset makes a new chip and starts it the same way.
+function start() {
+  sim.rp2040 = mcu;
+  const detach = attachCyw43(mcu, chip);
+  new rp2040js.USBCDC(mcu.usbCtrl).onSerialData = onSerialData;
+  mcu.onBreak = onBreak;
+  watchdogOf(mcu).onWatchdogTrigger = () => {
+    console.log(`${stamp()} pico-emu: the watchdog resets the chip`);
+    if (line) console.log(`${stamp()} ${line}`);
+    line = '';
+    detach();
+    chip.power(false); // WL_REG_ON is low from reset
+    mcu = watchdogReset(rp2040js, mcu, bootrom);
+    start();
+  };
+  mcu.core.PC = 0x10000000;
+}
+start();
+if (opt['hang-at']) {
+  const at = Number(opt['hang-at']);
+  if (!(at >= 0)) fail(`--hang-at wants emulated seconds, not ${opt['hang-at']}`);
+  sim.clock.createAlarm(() => {
+    console.log(`${stamp()} pico-emu: the main loop hangs (a branch to itself, interrupts masked)`);
+    hangCore(mcu);
+  }).schedule(at * 1e9);
+}
 setTimeout(() => stop('stopped'), Number(opt.seconds) * 1000);
+process.on('SIGTERM', () => stop('stopped by SIGTERM'));
 runLockstep(sim);

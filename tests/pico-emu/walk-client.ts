@@ -1,0 +1,62 @@
+// The walk, run in the board's namespace (tests/pico-emu-walk.long.ts, make pico-emu-walk): a GET of
+// every route of the board's own description, each operation with a PUT sent back its current value
+// and then a changed value read back, the original put back after; then, once the board has run 150 s
+// of emulated time, python-zeroconf resolves it. Prints each route's outcome; the test judges.
+import { boardLog, request, resolve, result, say, sleep, waitServing } from './board-client';
+import { changedValue, type Operation, routesOf } from './walk-routes';
+
+export interface Step { route: string; get: number; value?: unknown; back?: number; changed?: unknown; put?: number; readBack?: unknown; restored?: number; error?: string }
+
+const API = '/api/v1/device/0xC1000001/';
+
+async function get(route: string): Promise<{ status: number; value?: unknown; error?: string }> {
+  const a = await request('GET', API + route);
+  let value: unknown;
+  try {
+    value = (JSON.parse(a.body.toString()) as { response?: { value?: unknown } }).response?.value;
+  } catch { /* not JSON */ }
+  return { status: a.status, value, error: a.status === 200 ? undefined : a.error ?? a.body.toString().slice(0, 200) };
+}
+
+const put = async (route: string, value: unknown): Promise<number> => (await request('PUT', API + route, JSON.stringify({ value }))).status;
+
+async function walkOne(route: string, op: Operation): Promise<Step> {
+  const read = await get(route);
+  const step: Step = { route, get: read.status, value: read.value, error: read.error };
+  if (!op.put || read.status !== 200) return step;
+  step.back = await put(route, read.value);
+  const changed = changedValue(op, read.value);
+  if (changed === undefined) return step;
+  step.changed = changed;
+  step.put = await put(route, changed);
+  step.readBack = (await get(route)).value;
+  step.restored = await put(route, read.value);
+  return step;
+}
+
+/** The latest emulated second on the board's console. */
+function emulatedSeconds(): number {
+  const stamps = [...boardLog().matchAll(/^\[(\d+\.\d+) s\]/gm)];
+  return stamps.length ? Number(stamps[stamps.length - 1][1]) : 0;
+}
+
+async function main(): Promise<void> {
+  const out: Record<string, unknown> = { served: await waitServing(300) };
+  const description = await request('GET', API.slice(0, -1));
+  const routes = routesOf(JSON.parse(description.body.toString()));
+  const steps: Step[] = [];
+  for (const [route, op] of routes) {
+    const step = await walkOne(route, op);
+    say(JSON.stringify(step));
+    steps.push(step);
+  }
+  out.steps = steps;
+  out.walkedAt = emulatedSeconds();
+  while (emulatedSeconds() < 150) await sleep(5000);
+  out.resolvedAt = emulatedSeconds();
+  out.resolved = resolve('brainstem-c1000001');
+  say(`at ${String(out.resolvedAt)} s: ${String(out.resolved)}`);
+  result(out);
+}
+
+if (require.main === module) void main();
