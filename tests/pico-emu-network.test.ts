@@ -4,13 +4,13 @@
 // whole answers (tests/pico-emu/network-client.ts drives it from inside the namespace).
 import { strict as assert } from 'node:assert';
 import { clientResult, missing, runBoard, runFigures } from './pico-emu-run';
-import type { Fetched } from './pico-emu/network-client';
+import { type Fetched, ROUNDS } from './pico-emu/network-client';
 
 const REAL_SECONDS = 600;
 const RESOLVED = 'dns-sd: brainstem-c1000001._brainstem._tcp.local. 192.168.77.50 80 serial=0xC1000001';
 
 interface Seen {
-  served: boolean; four?: Fetched[]; afterFour?: number; hostileSent: number; afterHostile: number; resolvedAfterHostile: string;
+  served: boolean; four?: Fetched[][]; afterFour?: number; hostileSent: number; afterHostile: number; resolvedAfterHostile: string;
   whileAway: unknown; servedAfterBack: boolean; announcedAgain?: string; announcementsAfterBack: number; resolvedAfterBack: string;
 }
 
@@ -23,7 +23,7 @@ describe('Pico W image on an emulated board: its network', function () {
     this.timeout((REAL_SECONDS + 90) * 1000);
     out = await runBoard({ seconds: REAL_SECONDS, client: 'network-client.js' });
     seen = clientResult<Seen>(out);
-    const four = seen?.four?.map((f) => `${f.path} ${f.bytes} B ${f.seconds} s`).join(', ');
+    const four = seen?.four?.[0]?.map((f) => `${f.path} ${f.bytes} B ${f.seconds} s`).join(', ');
     console.log(`      ${runFigures(out)}; four clients: ${four ?? 'none'}`);
   });
   const skipped = why ? ` (skipped: ${why})` : '';
@@ -46,18 +46,22 @@ describe('Pico W image on an emulated board: its network', function () {
     assert.equal(seen.resolvedAfterBack, RESOLVED, out);
   });
 
-  it(`gives four clients at once whole answers: console page, OpenAPI document, description, /metrics${skipped}`, function () {
+  it(`gives four clients at once whole answers, ${ROUNDS} times: console page, OpenAPI document, description, /metrics${skipped}`, function () {
     assert.ok(seen?.served && seen.four, out);
-    const [page, openapi, description, metrics] = seen.four;
-    for (const f of seen.four) {
-      assert.equal(f.status, 200, `${f.path}: ${JSON.stringify(f)}`);
-      if (f.contentLength !== undefined) assert.equal(f.bytes, f.contentLength, `${f.path}: ${JSON.stringify(f)}`);
+    // where the board stopped, its panic and backtrace say why
+    const stopped = /\*\*\* PANIC \*\*\*[\s\S]*?pico-emu: the core stopped[^\n]*/.exec(out)?.[0];
+    assert.equal(stopped, undefined, `the board stopped under four clients:\n${stopped}`);
+    assert.equal(seen.four.length, ROUNDS, out);
+    for (const [page, openapi, description, metrics] of seen.four) {
+      for (const f of [page, openapi, description, metrics]) {
+        assert.equal(f.status, 200, `${f.path}: ${JSON.stringify(f)}`);
+        if (f.contentLength !== undefined) assert.equal(f.bytes, f.contentLength, `${f.path}: ${JSON.stringify(f)}`);
+      }
+      assert.equal(page.whole, 'html', JSON.stringify(page));
+      assert.match(openapi.whole, /^openapi 3\./, JSON.stringify(openapi));
+      assert.equal(description.whole, 'description of 0xC1000001', JSON.stringify(description));
+      assert.match(metrics.whole, /^metrics \d+ lines$/, JSON.stringify(metrics));
     }
-    assert.equal(page.whole, 'html', JSON.stringify(page));
-    assert.match(openapi.whole, /^openapi 3\./, JSON.stringify(openapi));
-    assert.equal(description.whole, 'description of 0xC1000001', JSON.stringify(description));
-    assert.match(metrics.whole, /^metrics \d+ lines$/, JSON.stringify(metrics));
     assert.equal(seen.afterFour, 200, 'still serving after them');
-    assert.doesNotMatch(out, /pico-emu: backtrace|the watchdog resets/, out);
   });
 });

@@ -1,15 +1,16 @@
 // A hung main loop on the emulated Pico W (tests/pico-emu-run.ts; skips with the reason when the board
 // cannot run): the runner stops the main loop at 10 s of emulated time (--hang-at: a branch to itself
 // with interrupts masked), the firmware's watchdog (native/watchdog/pico, 8.4 s) resets the chip
-// (tools/pico-emu/chip-reset.mjs), and the board serves again with the setting saved before the hang.
+// (tools/pico-emu/chip-reset.mjs), and the board serves again with the settings saved before the hang
+// (one of them 64 bytes long, more than one Preference value holds on the Pico).
 import { strict as assert } from 'node:assert';
 import { clientResult, missing, runBoard, runFigures } from './pico-emu-run';
-import { NAME } from './pico-emu/watchdog-client';
+import { DNS, NAME } from './pico-emu/watchdog-client';
 
 const REAL_SECONDS = 480;
 
 interface Seen {
-  servedFirst: boolean; nameBefore: unknown; put: number; save: number; restartsBefore?: number; savedBeforeHang: boolean;
+  servedFirst: boolean; nameBefore: unknown; put: number; putDns: number; dnsAfter?: unknown; save: number; restartsBefore?: number; savedBeforeHang: boolean;
   hang?: string; reset?: string; restartLine?: string; servedAgain?: boolean; nameAfter?: unknown; restartsAfter?: number;
 }
 
@@ -26,7 +27,7 @@ describe('Pico W image on an emulated board: the watchdog', function () {
     const out = await runBoard({ seconds: REAL_SECONDS, args: ['--hang-at', '10'], client: 'watchdog-client.js' });
     const seen = clientResult<Seen>(out);
     assert.ok(seen, out);
-    assert.ok(seen.servedFirst && seen.put === 200 && seen.save === 200 && seen.savedBeforeHang, out);
+    assert.ok(seen.servedFirst && seen.put === 200 && seen.putDns === 200 && seen.save === 200 && seen.savedBeforeHang, out);
     assert.notEqual(seen.nameBefore, NAME);
     assert.equal(seen.restartsBefore, 0, out);
     // the watchdog fires 8.4 s after its last feed (fed every second), not before the hang
@@ -35,6 +36,7 @@ describe('Pico W image on an emulated board: the watchdog', function () {
     assert.match(seen.restartLine ?? '', /REST API on port 80, serial 0xc1000001, started by watchdog$/, out);
     assert.ok(seen.servedAgain, out);
     assert.equal(seen.nameAfter, NAME, 'the saved setting survives the restart');
+    assert.equal(seen.dnsAfter, DNS, 'a saved 64-byte value survives it whole');
     assert.equal(seen.restartsAfter, 1, out);
     console.log(`      ${runFigures(out)}; hang at ${stampOf(seen.hang)} s, reset at ${stampOf(seen.reset)} s, serving at ${stampOf(seen.restartLine)} s`);
   });

@@ -8,6 +8,7 @@ import { watchResponses } from './mdns-watch';
 
 const LOCAL = '192.168.77.1';
 const INSTANCE = 'brainstem-c1000001';
+export const ROUNDS = 3;
 
 export interface Fetched { path: string; status: number; bytes: number; contentLength?: number; encoding?: string; whole: string; seconds: number; error?: string }
 
@@ -68,10 +69,16 @@ async function main(): Promise<void> {
   out.resolvedAfterHostile = resolve(INSTANCE);
   say(`after them: HTTP ${String(out.afterHostile)}, ${String(out.resolvedAfterHostile)}`);
   await apAwayAndBack(out);
-  // last: a board that fails under this load takes the other checks with it
+  // last: a board that fails under this load takes the other checks with it. Three rounds, as a
+  // browser's reloads and a scraper's next scrape would be.
   const paths = ['/', '/api/v1/openapi.json', '/api/v1/device/0xC1000001', '/metrics'];
-  out.four = await Promise.all(paths.map(fetchOne));
-  say(`four clients: ${JSON.stringify(out.four)}`);
+  const rounds: Fetched[][] = [];
+  out.four = rounds;
+  for (let round = 0; round < ROUNDS; round++) {
+    rounds.push(await Promise.all(paths.map(fetchOne)));
+    say(`four clients, round ${round + 1}: ${JSON.stringify(rounds[round])}`);
+    if (rounds[round].some((f) => f.status !== 200)) break;
+  }
   out.afterFour = (await request('GET', '/api/v1/device/system/0/serialnumber', undefined, 30_000)).status;
   result(out);
 }

@@ -6,6 +6,9 @@ import { boardLog, request, response, result, say, waitLog, waitServing } from '
 
 export const NAME = 'bench-7 after a hang';
 const SETTING = '/api/v1/device/system/0/name';
+// 16 addresses, 64 bytes: over the 63 bytes a Preference value holds on the Pico (saved in two parts)
+export const DNS = Array.from({ length: 16 }, (_, i) => `10.0.0.${i + 1}`).join(', ');
+const DNS_SETTING = '/api/v1/device/ethernet/0/staticipv4dnsaddress';
 
 const valueOf = (r: unknown): unknown => (r as { value?: unknown } | undefined)?.value;
 
@@ -19,8 +22,10 @@ async function main(): Promise<void> {
   say(`serving: ${String(out.servedFirst)}`);
   out.nameBefore = valueOf(response(await request('GET', SETTING)));
   const put = await request('PUT', SETTING, JSON.stringify({ value: NAME }));
+  const putDns = await request('PUT', DNS_SETTING, JSON.stringify({ value: DNS }));
   const save = await request('GET', '/api/v1/device/system/0/save');
   out.put = put.status;
+  out.putDns = putDns.status;
   out.save = save.status;
   out.restartsBefore = watchdogRestarts((await request('GET', '/metrics')).body.toString());
   out.savedBeforeHang = !/the main loop hangs/.test(boardLog());
@@ -35,6 +40,7 @@ async function main(): Promise<void> {
     out.restartLine = serving?.line;
     out.servedAgain = await waitServing(240);
     out.nameAfter = valueOf(response(await request('GET', SETTING)));
+    out.dnsAfter = valueOf(response(await request('GET', DNS_SETTING)));
     out.restartsAfter = watchdogRestarts((await request('GET', '/metrics')).body.toString());
   }
   result(out);
