@@ -8,7 +8,7 @@ import { watchResponses } from './mdns-watch';
 
 const LOCAL = '192.168.77.1';
 const INSTANCE = 'brainstem-c1000001';
-export const ROUNDS = 3;
+export const ROUNDS = 6;
 
 export interface Fetched { path: string; status: number; bytes: number; contentLength?: number; encoding?: string; whole: string; seconds: number; error?: string }
 
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   out.resolvedAfterHostile = resolve(INSTANCE);
   say(`after them: HTTP ${String(out.afterHostile)}, ${String(out.resolvedAfterHostile)}`);
   await apAwayAndBack(out);
-  // last: a board that fails under this load takes the other checks with it. Three rounds, as a
+  // last: a board that fails under this load takes the other checks with it. Six rounds, as a
   // browser's reloads and a scraper's next scrape would be.
   const paths = ['/', '/api/v1/openapi.json', '/api/v1/device/0xC1000001', '/metrics'];
   const rounds: Fetched[][] = [];
