@@ -19,6 +19,13 @@ function readsBack(step: Step): boolean {
   return drift >= 0 && drift <= (step.route.endsWith('/second') ? 10 : 1);
 }
 
+/** A digital pin's state and value refuse a write while it is not an output (409 aErrConfiguration). */
+function refusedOnInput(step: Step, steps: Step[]): boolean {
+  const m = /^digital\/(\d+)\/(state|value)$/.exec(step.route);
+  const configuration = m && steps.find((s) => s.route === `digital/${m[1]}/configuration`)?.value;
+  return !!m && configuration !== 1 && step.back === 409 && step.put === 409;
+}
+
 describe('Pico W image on an emulated board: every route', function () {
   const why = missing();
   let out = '';
@@ -33,6 +40,8 @@ describe('Pico W image on an emulated board: every route', function () {
   const skipped = why ? ` (skipped: ${why})` : '';
 
   it(`answers a GET of every route of its description with 200${skipped}`, function () {
+    const stopped = /\*\*\* PANIC \*\*\*[\s\S]*?pico-emu: the core stopped[^\n]*/.exec(out)?.[0];
+    assert.equal(stopped, undefined, `the board stopped during the walk:\n${stopped}`);
     assert.ok(seen?.served && seen.steps.length > 100, out);
     const failed = seen.steps.filter((s) => s.get !== 200);
     assert.deepEqual(failed, [], JSON.stringify(failed, null, 1));
@@ -40,9 +49,10 @@ describe('Pico W image on an emulated board: every route', function () {
 
   it(`takes every setting's own value back, and a changed value it reads back${skipped}`, function () {
     assert.ok(seen, out);
-    const settings = seen.steps.filter((s) => s.back !== undefined);
+    const steps = seen.steps;
+    const settings = steps.filter((s) => s.back !== undefined);
     assert.ok(settings.length > 40, `${settings.length} settings`);
-    const wrong = settings.filter((s) => s.back !== 200 || (s.changed !== undefined && (s.put !== 200 || !readsBack(s) || s.restored !== 200)));
+    const wrong = settings.filter((s) => !refusedOnInput(s, steps)).filter((s) => s.back !== 200 || (s.changed !== undefined && (s.put !== 200 || !readsBack(s) || s.restored !== 200)));
     assert.deepEqual(wrong, [], JSON.stringify(wrong, null, 1));
   });
 

@@ -20,9 +20,15 @@ export function result(value: unknown): void {
   console.log(`result: ${JSON.stringify(value)}`);
 }
 
+/** Whether the runner stopped the board's core (a panic's BKPT): nothing will answer again. */
+export function boardStopped(): boolean {
+  return /pico-emu: the core stopped/.test(boardLog());
+}
+
 /** One request to the board, on a connection of its own; an error (refused, timed out) as `error`. */
 export function request(method: string, target: string, body?: string, timeoutMs = 60_000): Promise<Answer> {
   const t0 = Date.now();
+  if (boardStopped()) return Promise.resolve({ status: 0, headers: {}, body: Buffer.alloc(0), error: 'the board stopped', seconds: 0 });
   return new Promise((resolve) => {
     const req = http.request({ host: BOARD, port: 80, method, path: target, agent: false, timeout: timeoutMs,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
@@ -51,7 +57,7 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 /** Asks for the serial number every 2 s until the board answers 200 (true) or `seconds` pass. */
 export async function waitServing(seconds: number): Promise<boolean> {
   const end = Date.now() + seconds * 1000;
-  while (Date.now() < end) {
+  while (Date.now() < end && !boardStopped()) {
     const a = await request('GET', '/api/v1/device/system/0/serialnumber', undefined, 20_000);
     if (a.status === 200) return true;
     await sleep(2000);
@@ -79,7 +85,7 @@ export async function waitLog(re: RegExp, seconds: number, from = 0): Promise<{ 
       at += line.length + 1;
       if (re.test(line) && at <= log.length) return { line, end: at };
     }
-    if (Date.now() > end) return undefined;
+    if (Date.now() > end || /pico-emu: the core stopped/.test(log)) return undefined;
     await sleep(500);
   }
 }

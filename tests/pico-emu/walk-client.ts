@@ -2,7 +2,7 @@
 // every route of the board's own description, each operation with a PUT sent back its current value
 // and then a changed value read back, the original put back after; then, once the board has run 150 s
 // of emulated time, python-zeroconf resolves it. Prints each route's outcome; the test judges.
-import { boardLog, request, resolve, result, say, sleep, waitServing } from './board-client';
+import { boardLog, boardStopped, request, resolve, result, say, sleep, waitServing } from './board-client';
 import { changedValue, type Operation, routesOf } from './walk-routes';
 
 export interface Step { route: string; get: number; value?: unknown; back?: number; changed?: unknown; put?: number; readBack?: unknown; restored?: number; error?: string }
@@ -49,10 +49,11 @@ async function main(): Promise<void> {
     const step = await walkOne(route, op);
     say(JSON.stringify(step));
     steps.push(step);
+    if (boardStopped()) break;
   }
   out.steps = steps;
   out.walkedAt = emulatedSeconds();
-  while (emulatedSeconds() < 150) await sleep(5000);
+  while (emulatedSeconds() < 150 && !boardStopped()) await sleep(5000);
   out.resolvedAt = emulatedSeconds();
   out.resolved = resolve('brainstem-c1000001');
   say(`at ${String(out.resolvedAt)} s: ${String(out.resolved)}`);
