@@ -33,15 +33,16 @@ describe('Pico W image on an emulated board: every route', function () {
   before(async function () {
     if (why) this.skip();
     this.timeout((REAL_SECONDS + 90) * 1000);
-    out = await runBoard({ seconds: REAL_SECONDS, client: 'walk-client.js' });
+    // as a board on a bench: a panic locks the core up and the watchdog restarts it, and the walk goes on
+    out = await runBoard({ seconds: REAL_SECONDS, args: ['--no-debugger'], client: 'walk-client.js' });
     seen = clientResult<Seen>(out);
     console.log(`      ${runFigures(out)}; ${seen?.steps.length ?? 0} routes walked by ${seen?.walkedAt ?? '?'} s`);
   });
   const skipped = why ? ` (skipped: ${why})` : '';
 
   it(`answers a GET of every route of its description with 200${skipped}`, function () {
-    const stopped = /\*\*\* PANIC \*\*\*[\s\S]*?pico-emu: the core stopped[^\n]*/.exec(out)?.[0];
-    assert.equal(stopped, undefined, `the board stopped during the walk:\n${stopped}`);
+    const panics = out.match(/\*\*\* PANIC \*\*\*[\s\S]*?pico-emu: the core locks up[^\n]*/g) ?? [];
+    assert.equal(panics.length, 0, `the board panicked ${panics.length} times during the walk:\n${panics.join('\n')}`);
     assert.ok(seen?.served && seen.steps.length > 100, out);
     const failed = seen.steps.filter((s) => s.get !== 200);
     assert.deepEqual(failed, [], JSON.stringify(failed, null, 1));

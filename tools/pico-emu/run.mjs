@@ -7,6 +7,7 @@
 //        [--link LOCALPORT:PEERPORT]   Ethernet frames as UDP datagrams on 127.0.0.1 (udp-link.mjs)
 //        [--ap-away FROM:TO]           the access point is gone between these emulated seconds
 //        [--hang-at S]                 the main loop stops at S emulated seconds (the watchdog restarts it)
+//        [--no-debugger]               a panic's BKPT locks the core up, and the watchdog restarts it
 // SIGUSR1 takes the access point away and SIGUSR2 brings it back (a client in netns.sh's namespace);
 // SIGTERM ends the run with its summary line.
 //
@@ -28,7 +29,7 @@ const { values: opt } = parseArgs({
     image: { type: 'string' }, bootrom: { type: 'string' }, seconds: { type: 'string', default: '60' },
     mac: { type: 'string', default: '28:cd:c1:00:00:01' }, ssid: { type: 'string', default: 'lab' },
     password: { type: 'string' }, trace: { type: 'boolean', default: false }, link: { type: 'string' },
-    'ap-away': { type: 'string' }, 'hang-at': { type: 'string' },
+    'ap-away': { type: 'string' }, 'hang-at': { type: 'string' }, 'no-debugger': { type: 'boolean', default: false },
   },
 });
 
@@ -119,12 +120,18 @@ function stop(why) {
   setTimeout(() => process.exit(0), 100); // the console's last bytes
 }
 // A BKPT (the SDK's panic ends in one): rp2040js stops the core there, as a debugger would. On a board
-// without a debugger it is a hard fault, then the watchdog's reset.
+// without a debugger (--no-debugger) it is a hard fault whose handler is a BKPT too: the core locks up
+// until the watchdog resets the chip.
 const onBreak = (code) => {
   if (handleFlashTrap(mcu, code)) return;
-  sim.stopped = true;
   console.log(`${stamp()} pico-emu: backtrace (PC, LR, return addresses on the stack):`);
   for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'))) console.log(l);
+  if (opt['no-debugger']) {
+    console.log(`${stamp()} pico-emu: the core locks up at BKPT ${code} (pc 0x${mcu.core.PC.toString(16)}), with no debugger`);
+    hangCore(mcu);
+    return;
+  }
+  sim.stopped = true;
   stop(`the core stopped at BKPT ${code} (pc 0x${mcu.core.PC.toString(16)})`);
 };
 
