@@ -90,9 +90,9 @@ export async function waitLog(re: RegExp, seconds: number, from = 0): Promise<{ 
   }
 }
 
-/** The emulated access point goes away (false) or comes back (true): a signal to the runner. */
-export function accessPoint(present: boolean): void {
-  process.kill(Number(process.env.PICO_EMU_PID), present ? 'SIGUSR2' : 'SIGUSR1');
+/** The emulated access point goes away, or comes back: SIGUSR1 to the runner. */
+export function toggleAccessPoint(): void {
+  process.kill(Number(process.env.PICO_EMU_PID), 'SIGUSR1');
 }
 
 /** python-zeroconf resolves the instance (SRV, TXT, address): its dns-sd: line. */

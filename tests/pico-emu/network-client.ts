@@ -2,7 +2,7 @@
 // packets; the access point going away and coming back; four clients at once for the console page, the
 // OpenAPI document, the description and /metrics. Prints what it saw; the test judges.
 import { gunzipSync } from 'node:zlib';
-import { accessPoint, type Answer, BOARD, request, resolve, result, say, sleep, waitLog, waitServing } from './board-client';
+import { type Answer, BOARD, request, resolve, result, say, sleep, toggleAccessPoint, waitLog, waitServing } from './board-client';
 import { hostilePackets, sendHostile } from './hostile-mdns';
 import { watchResponses } from './mdns-watch';
 
@@ -39,14 +39,14 @@ async function fetchOne(path: string): Promise<Fetched> {
 
 async function apAwayAndBack(out: Record<string, unknown>): Promise<void> {
   const watch = await watchResponses(BOARD, LOCAL);
-  accessPoint(false);
+  toggleAccessPoint();
   const away = await waitLog(/pico-emu: the access point goes away/, 60);
   // gone: a request fails (the link is down, the board has no address)
   const failed = await request('GET', '/api/v1/device/system/0/serialnumber', undefined, 15_000);
   out.whileAway = failed.error ?? failed.status;
   await sleep(10_000);
   const announcedBefore = watch.responses.length;
-  accessPoint(true);
+  toggleAccessPoint();
   const backAt = Date.now();
   const back = await waitLog(/pico-emu: the access point is back/, 60, away?.end);
   out.servedAfterBack = await waitServing(300);

@@ -8,8 +8,8 @@
 # PICO_EMU_BROWSE=1: once the board answers, browse DNS-SD for 30 s with python-zeroconf.
 # PICO_EMU_RUNNER: another script to run in place of run.mjs (one that wraps it, to look inside).
 # PICO_EMU_CLIENT: a command run in the namespace in place of curl, with PICO_EMU_LOG (a file with the
-# runner's output so far) and PICO_EMU_PID (the runner: SIGUSR1 takes the access point away, SIGUSR2
-# brings it back); the run ends when the command does, with its exit status.
+# runner's output so far) and PICO_EMU_PID (the runner: SIGUSR1 takes the access point away, or brings
+# it back); the run ends when the command does, with its exit status.
 set -u
 seconds=$1; shift
 mac=28:cd:c1:00:00:01

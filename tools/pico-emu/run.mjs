@@ -8,8 +8,8 @@
 //        [--ap-away FROM:TO]           the access point is gone between these emulated seconds
 //        [--hang-at S]                 the main loop stops at S emulated seconds (the watchdog restarts it)
 //        [--no-debugger]               a panic's BKPT locks the core up, and the watchdog restarts it
-// SIGUSR1 takes the access point away and SIGUSR2 brings it back (a client in netns.sh's namespace);
-// SIGTERM ends the run with its summary line.
+// SIGUSR1 takes the access point away, or brings it back (a client in netns.sh's namespace); SIGTERM
+// ends the run with its summary line.
 //
 // rp2040js is found by require() (so NODE_PATH works); the RP2040 B1 boot ROM is read from a file:
 // rp2040js's demo/bootrom.ts (hex words) or a raw 16 KiB image.
@@ -80,12 +80,13 @@ const chip = new Cyw43({
   // every bus-level step with --trace; otherwise the milestones: firmware started, joins, leaves
   trace: (line) => { if (opt.trace || !/^(ioctl|event) /.test(line)) console.log(`${stamp()} cyw43: ${line}`); },
 });
+let apPresent = true;
 const accessPoint = (present) => {
   console.log(`${stamp()} pico-emu: the access point ${present ? 'is back' : 'goes away'}`);
+  apPresent = present;
   chip.setAccessPointPresent(present);
 };
-process.on('SIGUSR1', () => accessPoint(false));
-process.on('SIGUSR2', () => accessPoint(true));
+process.on('SIGUSR1', () => accessPoint(!apPresent));
 if (opt['ap-away']) {
   const [from, to] = opt['ap-away'].split(':').map(Number);
   if (!(from >= 0 && to > from)) fail(`--ap-away wants FROM:TO in emulated seconds, not ${opt['ap-away']}`);
@@ -101,6 +102,7 @@ if (opt.link) {
 }
 
 let line = '';
+let cdc; // the USB host of the running chip's serial port (start)
 const onSerialData = (bytes) => {
   for (const b of bytes) {
     if (b === 10) {
@@ -140,7 +142,8 @@ const onBreak = (code) => {
 function start() {
   sim.rp2040 = mcu;
   const detach = attachCyw43(mcu, chip);
-  new rp2040js.USBCDC(mcu.usbCtrl).onSerialData = onSerialData;
+  cdc = new rp2040js.USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = onSerialData;
   mcu.onBreak = onBreak;
   watchdogOf(mcu).onWatchdogTrigger = () => {
     console.log(`${stamp()} pico-emu: the watchdog resets the chip`);
