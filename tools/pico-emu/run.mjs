@@ -146,9 +146,12 @@ function start() {
   cdc.onSerialData = onSerialData;
   mcu.onBreak = onBreak;
   watchdogOf(mcu).onWatchdogTrigger = () => {
-    console.log(`${stamp()} pico-emu: the watchdog resets the chip`);
     if (line) console.log(`${stamp()} ${line}`);
     line = '';
+    // REASON: TIMER (bit 0) a timeout, FORCE (bit 1) the firmware's watchdog_reboot (System.restart, an XS abort)
+    const forced = watchdogOf(mcu).reason & 2;
+    console.log(`${stamp()} pico-emu: the watchdog resets the chip (${forced ? 'the firmware triggered it' : 'a timeout'}); where the core was:`);
+    for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'), 64)) console.log(l);
     detach();
     chip.power(false); // WL_REG_ON is low from reset
     mcu = watchdogReset(rp2040js, mcu, bootrom);
