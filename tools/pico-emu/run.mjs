@@ -168,6 +168,14 @@ if (opt['hang-at']) {
     hangCore(mcu);
   }).schedule(at * 1e9);
 }
+// What rp2040js cannot execute (an unaligned word access, which is a hard fault on the chip) throws out
+// of the core: said with where the core was, and the run ends.
+process.on('uncaughtException', (e) => {
+  console.log(`${stamp()} pico-emu: ${e.message}; backtrace (PC, LR, return addresses on the stack):`);
+  for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'))) console.log(l);
+  sim.stopped = true;
+  stop('the core faulted');
+});
 setTimeout(() => stop('stopped'), Number(opt.seconds) * 1000);
 process.on('SIGTERM', () => stop('stopped by SIGTERM'));
 runLockstep(sim);
