@@ -162,7 +162,7 @@ MCCONFIG_ARGS ?=
 DEVICE_BUILD_DIR ?=
 MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
-.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size pico-emu pico-emu-net pico-emu-figures check-moddable
+.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size pico-emu pico-emu-net pico-emu-figures pico-emu-walk check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
 moddable-tools:
@@ -230,6 +230,8 @@ pico-size: ## sizes of the Pico W image make device built (flash, RAM, XS image,
 #   make pico-emu-figures the same network; the runner itself asks the board (boot, idle, 4 clients at once,
 #                       GETs one after another) and reads its memory from its RAM (tools/pico-emu/board-*.mjs):
 #                       prints the table of docs/pico.md §"What the emulated board costs", then stops
+#   make pico-emu-walk  the long test: a GET of every route of the board's description, PUT round trips
+#                       on its settings, DNS-SD after 150 s (tests/pico-emu-walk.long.ts; not in make test)
 # PICO_IMAGE: the xs_pico.uf2 of make device PLATFORM=pico/pico_w. PICO_BOOTROM: the RP2040 B1 boot ROM
 # (rp2040js's demo/bootrom.ts from its repository, or a raw b1.bin).
 PICO_IMAGE ?= $(or $(DEVICE_BUILD_DIR),$(if $(MODDABLE),$(MODDABLE)/build))/bin/pico/pico_w/release/brainstem-rest/xs_pico.uf2
@@ -249,6 +251,9 @@ pico-emu-net: build ## the emulated Pico W on a TAP link in a network namespace,
 pico-emu-figures: build ## boot to first answer, C/XS/lwIP heaps idle and under 4 clients, cycles per GET, from the emulated board
 	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
 	PICO_EMU_CURL=0 nice -n 19 unshare -n tools/pico-emu/netns.sh $(PICO_EMU_FIGURES_SECONDS) $(PICO_EMU_RUN) --figures
+pico-emu-walk: build mdns-tools ## the emulated Pico W: GET every route, PUT round trips, DNS-SD after 150 s
+	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
+	PICO_IMAGE="$(PICO_IMAGE)" PICO_BOOTROM="$(PICO_BOOTROM)" $(MOCHA) --exit --timeout 3700000 build/tests/pico-emu-walk.long.js
 
 # A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.
 device-budget: $(NPM_STAMP) moddable-tools ## desktop-host build inside the module's fixed XS heap

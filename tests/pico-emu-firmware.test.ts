@@ -1,56 +1,15 @@
 // The Pico W firmware image on an emulated board (rp2040js with the CYW43439 model of tools/pico-emu)
 // on a TAP link in a network namespace of its own (tools/pico-emu/netns.sh): it joins, gets its
-// address from dnsmasq and answers curl. Needs the image of make device PLATFORM=pico/pico_w built
-// with ssid=lab password=secret (PICO_IMAGE), the RP2040 boot ROM (PICO_BOOTROM), rp2040js, root,
-// socat and dnsmasq; skips with the reason when one is missing.
+// address from dnsmasq and answers curl. What it needs: tests/pico-emu-run.ts; skips with the reason
+// when one is missing.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { missing, runBoard as run } from './pico-emu-run';
 
-const ROOT = path.resolve(__dirname, '../..');
-const buildDir = process.env.DEVICE_BUILD_DIR || (process.env.MODDABLE ? path.join(process.env.MODDABLE, 'build') : '');
-const IMAGE = process.env.PICO_IMAGE || path.join(buildDir, 'bin/pico/pico_w/release/brainstem-rest/xs_pico.uf2');
-const BOOTROM = process.env.PICO_BOOTROM || path.join(process.env.PICO_ROOT || path.join(os.homedir(), 'pico'), 'rp2040js/demo/bootrom.ts');
 const REAL_SECONDS = 240;
-
-function missing(): string | undefined {
-  if (!buildDir && !process.env.PICO_IMAGE) return 'no Pico W image (PICO_IMAGE, or DEVICE_BUILD_DIR/MODDABLE)';
-  if (!fs.existsSync(IMAGE)) return `no Pico W image at ${IMAGE}`;
-  if (!fs.existsSync(BOOTROM)) return `no RP2040 boot ROM at ${BOOTROM} (PICO_BOOTROM)`;
-  try {
-    require.resolve('rp2040js');
-  } catch {
-    return 'rp2040js is not installed';
-  }
-  if (process.getuid?.() !== 0) return 'not root (unshare -n)';
-  for (const tool of ['socat', 'dnsmasq', 'curl']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `no ${tool}`;
-  }
-  if (spawnSync('/usr/bin/python3', ['-c', 'import zeroconf']).status !== 0) return 'no python3-zeroconf';
-  return undefined;
-}
 
 /** Runs the board until `done` says so from its output (or the time is up); returns the output. */
 function runBoard(done: (out: string) => boolean, mac = '28:cd:c1:00:00:01'): Promise<string> {
-  return new Promise((resolve) => {
-    const args = ['-n', '19', 'unshare', '-n', 'tools/pico-emu/netns.sh', String(REAL_SECONDS),
-      '--image', IMAGE, '--bootrom', BOOTROM, '--ssid', 'lab', '--password', 'secret', '--mac', mac];
-    const env = { ...process.env, PICO_EMU_BROWSE: '1' };
-    const p = spawn('nice', args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const stop = (): void => {
-      try { process.kill(-p.pid!, 'SIGTERM'); } catch { /* already gone */ }
-    };
-    const take = (chunk: Buffer): void => {
-      out += chunk.toString();
-      if (done(out)) stop();
-    };
-    p.stdout.on('data', take);
-    p.stderr.on('data', take);
-    p.on('close', () => resolve(out));
-  });
+  return run({ seconds: REAL_SECONDS, mac, done, env: { PICO_EMU_BROWSE: '1' } });
 }
 
 describe('Pico W image on an emulated board (rp2040js + CYW43439 model)', function () {
@@ -77,7 +36,9 @@ describe('Pico W image on an emulated board (rp2040js + CYW43439 model)', functi
     this.timeout(2 * (REAL_SECONDS + 30) * 1000);
     const seen: string[] = [];
     for (const mac of ['28:cd:c1:00:00:01', '28:cd:c1:00:00:02']) {
-      const found = /^dns-sd: (brainstem-[0-9a-f]+)\._brainstem\._tcp\.local\. (\S+) (\d+) serial=(\S+)$/m;
+      // A whole line (its newline arrived): the run is stopped once it is seen, and the shell's
+      // "Terminated" may follow right after.
+      const found = /^dns-sd: (brainstem-[0-9a-f]+)\._brainstem\._tcp\.local\. (\S+) (\d+) serial=(0x[0-9A-Fa-f]{8})\n/m;
       const out = await runBoard((o) => found.test(o), mac);
       const serial = /REST API on port 80, serial 0x([0-9a-f]+)/.exec(out);
       const dnssd = found.exec(out);

@@ -16,7 +16,7 @@ describe('Pico W image on an emulated board: closing with the client\'s bytes un
 
   it(`answers every client after refused bodies and bytes after a last request${why ? ` (skipped: ${why})` : ''}`, async function () {
     this.timeout((REAL_SECONDS + 30) * 1000);
-    const env = { PICO_EMU_CURL: '0', PICO_EMU_CLIENT: 'tools/pico-emu/unread-clients.mjs', PICO_EMU_UNREAD_ROUNDS: '1' };
+    const env = { PICO_EMU_CURL: '0', PICO_EMU_CLIENT: 'node tools/pico-emu/unread-clients.mjs', PICO_EMU_UNREAD_ROUNDS: '1' };
     const out = await runBoard(REAL_SECONDS, env, (o) => /^unread-clients: \d+ of \d+ answered/m.test(o));
     assert.match(out, /unread-clients: round 1, PUT with a 5000-byte body: HTTP\/1\.1 413 /, out);
     assert.match(out, /unread-clients: round 1, GET and 1400 bytes more: HTTP\/1\.1 200 /, out);

@@ -27,6 +27,16 @@ const OPS: OpTable<ValuesOf<'uart'>> = deepFreeze({
   availableprotocols: { fixed: 1 },
 });
 
+/**
+ * Bytes that arrive while nothing else uses the port are dropped. A callback is also what makes the
+ * Pico's driver allocate its whole record: opened with neither onReadable nor onWritable it allocates
+ * the record up to `the` and then writes its FIFOs past the end (Moddable modules/io/serial/pico/
+ * serial.c:168 and :192-195), corrupting the C heap.
+ */
+function discard(this: Serial): void {
+  this.read();
+}
+
 export class UartEntity extends DeviceEntity<ValuesOf<'uart'>> {
   private readonly ports: readonly UartPins[];
   private readonly io: (Serial | null)[];
@@ -54,7 +64,7 @@ export class UartEntity extends DeviceEntity<ValuesOf<'uart'>> {
     if (!this.settings.bool(this.key(i, 'en'))) return;
     const p = this.ports[i];
     try {
-      this.io[i] = new Serial({ port: p.port, transmit: p.transmit, receive: p.receive, baud: this.settings.num(this.key(i, 'baud')) });
+      this.io[i] = new Serial({ port: p.port, transmit: p.transmit, receive: p.receive, baud: this.settings.num(this.key(i, 'baud')), onReadable: discard });
     } catch (e) {
       throw new ApiError(aErrIO, `uart ${i} (port ${p.port}): ${(e as Error).message}`);
     }

@@ -136,7 +136,8 @@ function listen(): void {
     writeMax: boardProfile.writeMax,
     sendingMax: boardProfile.sendingMax,
   });
-  trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(16)}\n`);
+  // The cause again: on a Pico W the boot's own line comes before a USB host has the console open.
+  trace(`REST API on port ${server.port}, serial 0x${device.serialNumber.toString(16)}, started by ${device.restarts.cause}\n`);
   announce(server.port);
 }
 

@@ -8,9 +8,15 @@ const CYCLE_NANOS = 1e9 / 125e6; // rp2040js's fixed 125 MHz
 const TURN = 1_000_000; // instructions per turn of the event loop, as Simulator.execute
 
 export function runLockstep(sim) {
-  const { rp2040, clock } = sim;
-  const pios = rp2040.pio;
-  for (const pio of pios) pio.run = () => {}; // stepped below instead
+  const { clock } = sim;
+  let rp2040, pios;
+  // The chip sim.rp2040 holds; a watchdog reset (chip-reset.mjs) puts a new one there.
+  const adopt = () => {
+    rp2040 = sim.rp2040;
+    pios = rp2040.pio;
+    for (const pio of pios) pio.run = () => {}; // stepped below instead
+  };
+  adopt();
   // A state machine that waits (a stall on an empty or full FIFO, a WAIT on a pin or IRQ) is woken
   // by the write, the pin or the IRQ itself (StateMachine.checkWait): stepping it meanwhile does
   // nothing. The driver leaves its machine enabled and stalled between transfers.
@@ -26,6 +32,7 @@ export function runLockstep(sim) {
   const turn = () => {
     timer = null;
     for (let i = 0; i < TURN && !sim.stopped; i++) {
+      if (sim.rp2040 !== rp2040) adopt();
       if (rp2040.core.waiting) {
         if (pioActive()) {
           clock.tick(CYCLE_NANOS);

@@ -8,7 +8,9 @@
 # PICO_EMU_BROWSE=1: once the board answers, browse DNS-SD for 30 s with python-zeroconf.
 # PICO_EMU_RUNNER: another script to run in place of run.mjs (one that wraps it, to look inside).
 # PICO_EMU_CURL=0: no curl (the runner asks the board itself: run.mjs --figures).
-# PICO_EMU_CLIENT: a Node script run in the namespace beside the board (tools/pico-emu/unread-clients.mjs).
+# PICO_EMU_CLIENT: a command run in the namespace in place of curl, with PICO_EMU_LOG (a file with the
+# runner's output so far) and PICO_EMU_PID (the runner: SIGUSR1 takes the access point away, or brings
+# it back); the run ends when the command does, with its exit status.
 set -u
 seconds=$1; shift
 mac=28:cd:c1:00:00:01
@@ -25,6 +27,12 @@ ip route add 224.0.0.0/4 dev pico0 2>/dev/null # multicast (mDNS) goes to the bo
 dnsmasq --keep-in-foreground --conf-file=/dev/null --user=root --port=0 --interface=pico0 \
   --bind-interfaces --dhcp-range=192.168.77.50,192.168.77.99,1h --dhcp-host="$mac,192.168.77.50" \
   --dhcp-leasefile="$work/leases" --log-facility=- --log-dhcp 2>&1 | sed -u 's/^/dnsmasq: /' &
+runner=("${PICO_EMU_RUNNER:-$here/run.mjs}" --seconds "$seconds" --link 47001:47000 "$@")
+if [ -n "${PICO_EMU_CLIENT:-}" ]; then
+  node "${runner[@]}" > >(tee "$work/board.log") 2>&1 &
+  PICO_EMU_LOG="$work/board.log" PICO_EMU_PID=$! sh -c "$PICO_EMU_CLIENT"
+  exit
+fi
 [ "${PICO_EMU_CURL:-1}" = 0 ] || (
   # every 2 s until the board first answers (its "timestamp" is its time since reset), then every 10 s
   pause=2
@@ -40,5 +48,4 @@ dnsmasq --keep-in-foreground --conf-file=/dev/null --user=root --port=0 --interf
     fi
   done
 ) &
-[ -n "${PICO_EMU_CLIENT:-}" ] && node "$PICO_EMU_CLIENT" &
-node "${PICO_EMU_RUNNER:-$here/run.mjs}" --seconds "$seconds" --link 47001:47000 "$@"
+node "${runner[@]}"

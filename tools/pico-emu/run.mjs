@@ -8,6 +8,10 @@
 //        [--ap-away FROM:TO]           the access point is gone between these emulated seconds
 //        [--memory-every S]            the board's C, XS and lwIP heaps every S emulated seconds (SIGUSR2: now)
 //        [--figures]                   measure boot, memory and cycles per GET over --link, print them, stop
+//        [--hang-at S]                 the main loop stops at S emulated seconds (the watchdog restarts it)
+//        [--no-debugger]               a panic's BKPT locks the core up, and the watchdog restarts it
+// SIGUSR1 takes the access point away, or brings it back (a client in netns.sh's namespace); SIGTERM
+// ends the run with its summary line.
 //
 // rp2040js is found by require() (so NODE_PATH works); the RP2040 B1 boot ROM is read from a file:
 // rp2040js's demo/bootrom.ts (hex words) or a raw 16 KiB image.
@@ -18,6 +22,8 @@ import { runLockstep } from './lockstep.mjs';
 import { udpLink } from './udp-link.mjs';
 import { backtrace } from './backtrace.mjs';
 import { handleFlashTrap, trapFlashWrites } from './flash-rom.mjs';
+import { newChip, watchdogOf, watchdogReset } from './chip-reset.mjs';
+import { hangCore } from './hang.mjs';
 
 const require = createRequire(import.meta.url);
 const { values: opt } = parseArgs({
@@ -26,6 +32,7 @@ const { values: opt } = parseArgs({
     mac: { type: 'string', default: '28:cd:c1:00:00:01' }, ssid: { type: 'string', default: 'lab' },
     password: { type: 'string' }, trace: { type: 'boolean', default: false }, link: { type: 'string' },
     'ap-away': { type: 'string' }, 'memory-every': { type: 'string' }, figures: { type: 'boolean', default: false },
+    'hang-at': { type: 'string' }, 'no-debugger': { type: 'boolean', default: false },
   },
 });
 
@@ -63,9 +70,8 @@ function loadUf2(mcu, file) {
 }
 
 const sim = new rp2040js.Simulator();
-const mcu = sim.rp2040;
-mcu.loadBootrom(trapFlashWrites(loadBootrom(opt.bootrom)));
-mcu.logger = new rp2040js.ConsoleLogger(rp2040js.LogLevel.Error);
+const bootrom = trapFlashWrites(loadBootrom(opt.bootrom));
+let mcu = newChip(rp2040js, sim.clock, bootrom); // a new one after each watchdog reset (start below)
 loadUf2(mcu, opt.image);
 
 const t0 = Date.now();
@@ -77,14 +83,17 @@ const chip = new Cyw43({
   // every bus-level step with --trace; otherwise the milestones: firmware started, joins, leaves
   trace: (line) => { if (opt.trace || !/^(ioctl|event) /.test(line)) console.log(`${stamp()} cyw43: ${line}`); },
 });
-attachCyw43(mcu, chip);
+let apPresent = true;
+const accessPoint = (present) => {
+  console.log(`${stamp()} pico-emu: the access point ${present ? 'is back' : 'goes away'}`);
+  apPresent = present;
+  chip.setAccessPointPresent(present);
+};
+process.on('SIGUSR1', () => accessPoint(!apPresent));
 if (opt['ap-away']) {
   const [from, to] = opt['ap-away'].split(':').map(Number);
   if (!(from >= 0 && to > from)) fail(`--ap-away wants FROM:TO in emulated seconds, not ${opt['ap-away']}`);
-  const at = (s, present) => sim.clock.createAlarm(() => {
-    console.log(`${stamp()} pico-emu: the access point ${present ? 'is back' : 'goes away'}`);
-    chip.setAccessPointPresent(present);
-  }).schedule(s * 1e9);
+  const at = (s, present) => sim.clock.createAlarm(() => accessPoint(present)).schedule(s * 1e9);
   at(from, false);
   at(to, true);
 }
@@ -95,9 +104,9 @@ if (opt.link) {
   frames = udpLink(chip, local, peer);
 }
 
-const cdc = new rp2040js.USBCDC(mcu.usbCtrl);
 let line = '';
-cdc.onSerialData = (bytes) => {
+let cdc; // the USB host of the running chip's serial port (start)
+const onSerialData = (bytes) => {
   for (const b of bytes) {
     if (b === 10) {
       console.log(`${stamp()} ${line}`);
@@ -106,7 +115,6 @@ cdc.onSerialData = (bytes) => {
   }
 };
 
-mcu.core.PC = 0x10000000;
 const ratio = () => (sim.clock.micros / 1e3 / (Date.now() - t0)).toFixed(3);
 let stopping = false;
 function stop(why) {
@@ -117,17 +125,64 @@ function stop(why) {
   setTimeout(() => process.exit(0), 100); // the console's last bytes
 }
 // A BKPT (the SDK's panic ends in one): rp2040js stops the core there, as a debugger would. On a board
-// without a debugger it is a hard fault, then the watchdog's reset.
-mcu.onBreak = (code) => {
+// without a debugger (--no-debugger) it is a hard fault whose handler is a BKPT too: the core locks up
+// until the watchdog resets the chip.
+const onBreak = (code) => {
   if (handleFlashTrap(mcu, code)) return;
-  sim.stopped = true;
   console.log(`${stamp()} pico-emu: backtrace (PC, LR, return addresses on the stack):`);
   for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'))) console.log(l);
+  if (opt['no-debugger']) {
+    console.log(`${stamp()} pico-emu: the core locks up at BKPT ${code} (pc 0x${mcu.core.PC.toString(16)}), with no debugger`);
+    hangCore(mcu);
+    return;
+  }
+  sim.stopped = true;
   stop(`the core stopped at BKPT ${code} (pc 0x${mcu.core.PC.toString(16)})`);
 };
+
+// The chip from reset: the Wi-Fi chip on its pins, a USB host on its serial port, the core at boot2
+// (the boot ROM's flash boot skipped). A watchdog reset makes a new chip and starts it the same way.
+function start() {
+  sim.rp2040 = mcu;
+  const detach = attachCyw43(mcu, chip);
+  cdc = new rp2040js.USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = onSerialData;
+  mcu.onBreak = onBreak;
+  watchdogOf(mcu).onWatchdogTrigger = () => {
+    if (line) console.log(`${stamp()} ${line}`);
+    line = '';
+    // REASON: TIMER (bit 0) a timeout, FORCE (bit 1) the firmware's watchdog_reboot (System.restart, an XS abort)
+    const forced = watchdogOf(mcu).reason & 2;
+    console.log(`${stamp()} pico-emu: the watchdog resets the chip (${forced ? 'the firmware triggered it' : 'a timeout'}); where the core was:`);
+    for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'), 64)) console.log(l);
+    detach();
+    chip.power(false); // WL_REG_ON is low from reset
+    mcu = watchdogReset(rp2040js, mcu, bootrom);
+    start();
+  };
+  mcu.core.PC = 0x10000000;
+}
+start();
+if (opt['hang-at']) {
+  const at = Number(opt['hang-at']);
+  if (!(at >= 0)) fail(`--hang-at wants emulated seconds, not ${opt['hang-at']}`);
+  sim.clock.createAlarm(() => {
+    console.log(`${stamp()} pico-emu: the main loop hangs (a branch to itself, interrupts masked)`);
+    hangCore(mcu);
+  }).schedule(at * 1e9);
+}
+// What rp2040js cannot execute (an unaligned word access, which is a hard fault on the chip) throws out
+// of the core: said with where the core was, and the run ends.
+process.on('uncaughtException', (e) => {
+  console.log(`${stamp()} pico-emu: ${e.message}; backtrace (PC, LR, return addresses on the stack):`);
+  for (const l of backtrace(mcu, opt.image.replace(/\.uf2$/, '.elf'))) console.log(l);
+  sim.stopped = true;
+  stop('the core faulted');
+});
 setTimeout(() => stop('stopped'), Number(opt.seconds) * 1000);
 if (opt.figures || opt['memory-every']) {
   const { watchBoard } = await import('./board-figures.mjs'); // tools/pico-emu/board-memory.mjs reads the RAM
   watchBoard({ sim, mcu, chip, cdc, image: opt.image, memoryEvery: opt['memory-every'], figures: opt.figures, stop });
 }
+process.on('SIGTERM', () => stop('stopped by SIGTERM'));
 runLockstep(sim);

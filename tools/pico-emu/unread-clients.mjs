@@ -1,5 +1,5 @@
 // Clients that leave bytes unread on the board's side, then ordinary ones: run in the emulated board's
-// network namespace (PICO_EMU_CLIENT=tools/pico-emu/unread-clients.mjs make pico-emu-net). Each of
+// network namespace (PICO_EMU_CLIENT="node tools/pico-emu/unread-clients.mjs" make pico-emu-net). Each of
 // ROUNDS rounds: a PUT whose body is over the limit, sent whole with its head (the board refuses it with
 // 413 and closes with the body unread), a GET with Connection: close followed by more bytes, then four
 // clients at once and one more GET. A board that frees a connection twice when it closes with bytes
