@@ -136,7 +136,8 @@ function valueOf(text: string, i: number, end: number, outer: boolean): unknown 
 /** Is the name token from `i` to `end` "value" (written with escapes too)? */
 function isValueName(text: string, i: number, end: number): boolean {
   if (end - i === 7 && text.startsWith('"value"', i)) return true;
-  return text.indexOf('\\', i) < end && JSON.parse(text.slice(i, end)) === 'value';
+  const escape = text.indexOf('\\', i); // only a name with an escape can spell "value" another way
+  return escape >= 0 && escape < end && JSON.parse(text.slice(i, end)) === 'value';
 }
 
 /**
