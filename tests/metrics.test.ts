@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Api } from '../src/api/api';
 import { Connection, type Transport } from '../src/http/connection';
+import { STREAM_LOW_WATER } from '../src/http/streamed-body';
 import { METRIC_FAMILIES, metricRow } from '../src/api/resources/metric-family';
 import { allRoutes, routeForms } from '../src/api/route/routes';
 import { createSimModule, PROFILES } from '../hal/sim/index';
@@ -167,13 +168,13 @@ describe('GET /metrics: made in pieces', () => {
     const t = new Paced();
     t.conn = new Connection(new Api(devices), t, { now: () => NOW });
     t.conn.receive(Buffer.from(scrapeRequest()));
-    assert.ok(t.queued < 2048 + WRITE_MAX, `${t.queued} bytes before the first drain`);
+    assert.ok(t.queued < STREAM_LOW_WATER + WRITE_MAX, `${t.queued} bytes before the first drain`);
     let drains = 0;
     while (!t.bytes().includes(Buffer.from('\r\n0\r\n\r\n')) && drains < 2000) { t.take(); drains++; }
     assert.ok(drains > 10, `${drains} drains`);
     const largest = Math.max(...t.writes.slice(1).map((w) => w.length));
     assert.ok(largest < WRITE_MAX, `largest write ${largest}`);
-    assert.ok(t.maxQueued < 2048 + WRITE_MAX, `at most ${t.maxQueued} bytes waited`);
+    assert.ok(t.maxQueued < STREAM_LOW_WATER + WRITE_MAX, `at most ${t.maxQueued} bytes waited`);
     const bytes = t.bytes();
     const body = dechunk(bytes.subarray(bytes.indexOf('\r\n\r\n') + 4)).body;
     assert.equal(Buffer.from(body).toString('utf8'), whole);

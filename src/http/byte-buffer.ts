@@ -1,9 +1,13 @@
-// A byte buffer that holds little while idle: it starts at a small size, doubles (up to a ceiling
-// the caller checks against its limits) only while a request needs room, and shrinks back to the
-// small size once that request is done. An idle keep-alive connection so keeps a few hundred bytes
-// instead of its largest request's worth.
+// A byte buffer that holds nothing while idle: storage of a small size is made when bytes must be kept
+// (a request head or body that comes in more than one read), doubles (up to a ceiling the caller
+// checks against its limits) only while a request needs room, and is given back once that request is
+// done. An idle keep-alive connection so keeps no buffer at all, and one whose requests each come in
+// one read (lent, not copied) never makes one.
 
 import type { TextCodec } from '../../util/text';
+
+/** The storage of every buffer that holds none (read only: its length is 0). */
+const NO_BYTES = new Uint8Array(0);
 
 export class ByteBuffer {
   /** The storage; bytes [0, length) are in use. Replaced when it grows or shrinks. */
@@ -19,7 +23,7 @@ export class ByteBuffer {
   constructor(initial: number, max: number) {
     this.initial = initial;
     this.max = max;
-    this.bytes = new Uint8Array(initial);
+    this.bytes = NO_BYTES;
   }
 
   /** Bytes of storage held now. */
@@ -31,7 +35,7 @@ export class ByteBuffer {
   append(data: Uint8Array, start: number, end: number): void {
     const need = this.length + end - start;
     if (need > this.bytes.length) {
-      let size = this.bytes.length || 64;
+      let size = this.bytes.length || this.initial || 64;
       while (size < need) size *= 2;
       if (size > this.max) size = this.max > need ? this.max : need;
       const grown = new Uint8Array(size);
@@ -52,11 +56,11 @@ export class ByteBuffer {
     this.length = end - start;
   }
 
-  /** Forget the content; give back storage grown beyond the initial size. */
+  /** Forget the content and give back the storage. */
   clear(): void {
     this.length = 0;
     this.lent = null;
-    if (this.bytes.length > this.initial) this.bytes = new Uint8Array(this.initial);
+    this.bytes = NO_BYTES;
   }
 
   view(): Uint8Array {

@@ -24,7 +24,7 @@ export const COMPLETE = 2;
 /** The request is malformed: answer errorStatus and close. */
 export const FAILED = 3;
 
-/** Idle request-buffer bytes (an idle connection holds both): 512 holds a typical head (curl ~100 B, fetch ~500 B). */
+/** The size a request buffer starts at when a head comes in pieces: 512 holds a typical head (curl ~100 B, fetch ~500 B). */
 export const HEAD_INITIAL = 512;
 export const BODY_INITIAL = 0;
 

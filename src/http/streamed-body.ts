@@ -1,9 +1,9 @@
 // The body of an answer that goes on after its head (a ResponseStream), as a Connection sends it.
 // An event stream is polled once a tick while its client keeps up, its text written as is until the
-// connection closes. A finite stream (the device description) is polled a piece at a time while the
-// transport has room; each piece is encoded once and written as it is, behind a small chunk-size line
-// (HTTP/1.1, chunked) or bare (HTTP/1.0: the close ends the body), so nothing but the piece in hand is
-// ever held. Made by a Connection when an answer streams, dropped when it ends: an idle connection holds none.
+// connection closes. A finite stream (the device description) is polled a piece at a time, and only
+// while nothing of it waits in the transport (the socket's own send buffer keeps the link busy); each
+// piece is written as one array, behind its chunk-size line (HTTP/1.1, chunked) or bare (HTTP/1.0: the
+// close ends the body), so nothing but the piece in hand is ever held. Made by a Connection when an answer streams, dropped when it ends: an idle connection holds none.
 
 import type { HttpResponse, ResponseStream } from './request';
 import type { TextCodec } from '../../util/text';
@@ -17,8 +17,11 @@ export interface BodySink {
 /** An event stream whose client reads slower than it is written skips ticks rather than queue without end. */
 export const STREAM_BACKLOG_MAX = 4096;
 
-/** A finite stream makes its next piece only while less than this waits in the transport. */
-export const STREAM_LOW_WATER = 2048;
+/**
+ * A finite stream makes its next piece only while less than this waits in the transport: one piece at
+ * a time, each a typed array and its bytes held by the module until the socket takes it.
+ */
+export const STREAM_LOW_WATER = 1;
 
 /** next(): a piece was written, the stream has ended (its last chunk written), or nothing is due now. */
 export const PIECE_SENT = 0;
@@ -90,10 +93,9 @@ export class StreamedBody {
     if (!text) return NOTHING_NOW;
     const bytes = this.codec.encode(text);
     if (bits & CHUNKED) {
-      this.sink.write(this.codec.encode((bits & CHUNK_OPEN ? '\r\n' : '') + bytes.length.toString(16) + '\r\n'));
+      this.sink.write(behindSizeLine(bytes, (bits & CHUNK_OPEN) !== 0));
       this.bits = bits | CHUNK_OPEN;
-    }
-    this.sink.write(bytes);
+    } else this.sink.write(bytes);
     return PIECE_SENT;
   }
 
@@ -105,3 +107,17 @@ export class StreamedBody {
   }
 }
 Object.freeze(StreamedBody.prototype);
+
+/** `bytes` as one chunk in one array: its size line (after the CRLF ending the chunk before, if any), then the bytes. */
+function behindSizeLine(bytes: Uint8Array, afterChunk: boolean): Uint8Array {
+  const size = bytes.length.toString(16);
+  const lead = afterChunk ? 2 : 0;
+  const start = lead + size.length + 2;
+  const out = new Uint8Array(start + bytes.length);
+  if (afterChunk) { out[0] = 13; out[1] = 10; }
+  for (let i = 0; i < size.length; i++) out[lead + i] = size.charCodeAt(i);
+  out[start - 2] = 13;
+  out[start - 1] = 10;
+  out.set(bytes, start);
+  return out;
+}
