@@ -1,6 +1,11 @@
 // The device's TCP server: an ECMA-419 listener feeding the same server core the desktop simulator
 // runs (host-sim/server.ts): src/http/server-core.ts admits each connection to a slot or answers it
 // 503, and its tick, run by one Timer, checks every connection's deadlines and ticks event streams.
+// Newcomers are taken from the listener at once, but while a 503 is on its way to one of them the
+// others wait as bare accepted sockets (a few slots each, no transport, no answer made, their bytes
+// left in the stack), up to WAITING_MAX of them: when many clients connect at once, the module makes
+// one refusal at a time instead of a transport and an answer for each. A waiting newcomer is admitted
+// or refused, in order of arrival, once that 503 has gone or a slot frees (checked at each tick too).
 
 import Listener from 'embedded:io/socket/listener';
 import type TCP from 'embedded:io/socket/tcp';
@@ -29,6 +34,8 @@ export interface DeviceServerOptions {
 const FLUSH_WAIT_MS = 2000;
 /** Time for the stack to send the FIN and the last ACKs before the chip restarts. */
 const RESTART_DELAY_MS = 100;
+/** Accepted sockets that may wait for a slot or their 503 while one 503 is sent; beyond them, each is refused at once. */
+export const WAITING_MAX = 8;
 
 export class DeviceServer implements TransportEvents, TickWatcher {
   readonly port: number;
@@ -44,6 +51,12 @@ export class DeviceServer implements TransportEvents, TickWatcher {
   private readonly ticks: () => number;
   /** The pacing of writes on a board with a small lwIP heap (the Pico W), or null. */
   readonly turns: SendTurns | null;
+  /** Accepted sockets waiting for a slot or their 503, oldest first (see the top of this file). */
+  private readonly waiting: TCP[] = [];
+  /** Refused transports whose 503 has not gone yet. */
+  private refusing = 0;
+  /** admitWaiting() is running: an eviction it makes closes a socket, which must not start it again. */
+  private admitting = false;
 
   constructor(handler: RequestHandler, options: DeviceServerOptions) {
     this.turns = options.writeMax ? new SendTurns(options.writeMax, options.sendingMax ?? 0) : null;
@@ -68,6 +81,8 @@ export class DeviceServer implements TransportEvents, TickWatcher {
     (this.listener as unknown as { close(): void }).close();
     this.connections.forEach((c) => { c.end(); });
     this.connections.clear();
+    const waiting = this.waiting;
+    while (waiting.length) closeQuietly(waiting.shift()!);
   }
 
   /** Run `restart` once the answer now being sent has left its socket. */
@@ -114,15 +129,43 @@ export class DeviceServer implements TransportEvents, TickWatcher {
 
   closed(t: DeviceTransport): void {
     const c = this.connections.get(t);
-    if (c) this.core.closed(c); // however the socket went, its event stream (if any) is released
-    this.connections.delete(t);
+    if (c) {
+      this.core.closed(c); // however the socket went, its event stream (if any) is released
+      this.connections.delete(t);
+    } else if (this.refusing > 0) this.refusing--; // a refused socket's 503 has gone
+    this.admitWaiting(); // a slot, or the one refusal at a time, is free
   }
 
   /** The listener's onReadable: `requests` sockets wait to be accepted. */
   accept(listener: Listener, requests: number): void {
     for (let i = 0; i < requests; i++) {
       const socket = listener.read() as TCP | undefined;
-      if (!socket) return;
+      if (!socket) break;
+      this.waiting.push(socket);
+    }
+    this.admitWaiting();
+  }
+
+  /**
+   * The waiting sockets, oldest first: each gets a slot (an idle or stale one taken for it), or its 503
+   * when no 503 is being sent already (or too many wait); the others wait on.
+   */
+  private admitWaiting(): void {
+    if (this.admitting) return;
+    this.admitting = true;
+    try {
+      this.admitEach();
+    } finally {
+      this.admitting = false;
+    }
+  }
+
+  private admitEach(): void {
+    const waiting = this.waiting;
+    while (waiting.length) {
+      const room = this.core.makeRoom();
+      if (!room && this.refusing > 0 && waiting.length <= WAITING_MAX) return;
+      const socket = waiting.shift()!;
       // Read before the transport adopts the socket: the accepted object is detached then.
       const peer = socket.remoteAddress ?? '';
       let t: DeviceTransport;
@@ -130,11 +173,15 @@ export class DeviceServer implements TransportEvents, TickWatcher {
         t = new DeviceTransport(socket, this);
       } catch (e) {
         trace(`accept failed: ${(e as Error).message}\n`);
+        closeQuietly(socket);
         continue;
       }
-      // Refused (503): no Connection; the transport answers, drains and closes on its own.
-      const c = this.core.accept(t, peer);
-      if (c) this.connections.set(t, c);
+      if (room) this.connections.set(t, this.core.admitted(t, peer));
+      else {
+        // Refused (503): no Connection; the transport answers, drains and closes on its own.
+        this.refusing++;
+        this.core.refuse(t);
+      }
     }
   }
 
@@ -149,6 +196,7 @@ export class DeviceServer implements TransportEvents, TickWatcher {
     // A tick may answer requests held behind a streamed description: `current` is their transport.
     this.core.tick(this);
     this.current = null;
+    if (this.waiting.length) this.admitWaiting(); // a connection may have gone idle since
   }
 }
 Object.freeze(DeviceServer.prototype);
@@ -159,6 +207,11 @@ interface OwnedListener extends Listener {
 }
 interface OwnedTimer extends Timer {
   owner: DeviceServer;
+}
+
+/** Close an accepted socket that no transport adopted (the SDK may throw for one already gone). */
+function closeQuietly(socket: TCP): void {
+  try { socket.close(); } catch { /* already closed */ }
 }
 
 // The SDK calls the listener's callback with `this` bound to the listener, a timer's with the timer.

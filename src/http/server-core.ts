@@ -53,18 +53,27 @@ export class ServerCore {
   }
 
   /**
-   * A new socket on a module: its Connection, holding a slot (an idle or stale one taken at the cap),
-   * or null when it was answered 503 with Retry-After: 1 as admit() answers, without a Connection
-   * ever made: the transport closes once its answer is sent.
+   * A slot for a socket not yet made into a Connection: true when one is free or an idle or stale one
+   * was taken for it (give it to admitted() next), false when every slot is answering or holds a
+   * younger partial request (refuse() it).
    */
-  accept(transport: Transport, peer: string): Connection | null {
-    if (!this.slots.makeRoom(this.now())) {
-      refuseTransport(this.shared, transport, 503, this.busy(), 1);
-      return null;
-    }
+  makeRoom(): boolean {
+    return this.slots.makeRoom(this.now());
+  }
+
+  /** The Connection of a new socket makeRoom() made room for; `peer` is the client's address. */
+  admitted(transport: Transport, peer: string): Connection {
     const c = this.connect(transport, peer);
     this.slots.add(c);
     return c;
+  }
+
+  /**
+   * Answer a socket makeRoom() found no slot for 503 with Retry-After: 1, as admit() answers, without a
+   * Connection ever made: the transport closes once its answer is sent.
+   */
+  refuse(transport: Transport): void {
+    refuseTransport(this.shared, transport, 503, this.busy(), 1);
   }
 
   private busy(): string {
