@@ -55,6 +55,8 @@ export class DeviceServer implements TransportEvents, TickWatcher {
   private readonly waiting: TCP[] = [];
   /** Refused transports whose 503 has not gone yet. */
   private refusing = 0;
+  /** Transports whose drain notice is due (transport.ts), heard at the next turn by one 0 ms timer. */
+  private drainNotices: DeviceTransport[] = [];
   /** admitWaiting() is running: an eviction it makes closes a socket, which must not start it again. */
   private admitting = false;
 
@@ -134,6 +136,20 @@ export class DeviceServer implements TransportEvents, TickWatcher {
       this.connections.delete(t);
     } else if (this.refusing > 0) this.refusing--; // a refused socket's 503 has gone
     this.admitWaiting(); // a slot, or the one refusal at a time, is free
+  }
+
+  /** TransportEvents: one 0 ms timer for every transport whose socket took bytes. */
+  noticeDrain(t: DeviceTransport): void {
+    const list = this.drainNotices;
+    list.push(t);
+    if (list.length === 1) (Timer.set(onDrainNotices, 0) as OwnedTimer).owner = this;
+  }
+
+  /** The drain timer fired: each transport hears its notice (a notice may make the next one). */
+  drainNoticesDue(): void {
+    const list = this.drainNotices;
+    this.drainNotices = [];
+    for (let i = 0; i < list.length; i++) list[i].drainNoticed();
   }
 
   /** The listener's onReadable: `requests` sockets wait to be accepted. */
@@ -217,3 +233,4 @@ function closeQuietly(socket: TCP): void {
 // The SDK calls the listener's callback with `this` bound to the listener, a timer's with the timer.
 function onListenerReadable(this: Listener, requests: number): void { (this as OwnedListener).owner.accept(this, requests); }
 function onServerTick(timer: Timer): void { (timer as OwnedTimer).owner.tick(); }
+function onDrainNotices(timer: Timer): void { (timer as OwnedTimer).owner.drainNoticesDue(); }

@@ -39,6 +39,8 @@ export interface TransportEvents {
   end(t: DeviceTransport): void;
   /** The socket took queued bytes (onWritable): a streamed answer may make its next pieces. */
   drained(t: DeviceTransport): void;
+  /** Call `t.drainNoticed()` soon, outside the socket's callback (one timer for every transport). */
+  noticeDrain(t: DeviceTransport): void;
   /** The socket is closed and forgotten. */
   closed(t: DeviceTransport): void;
   /** READ_CHUNK bytes shared by every connection of the server (a read is handed on at once). */
@@ -119,7 +121,7 @@ export class DeviceTransport implements Transport {
     }
   }
 
-  /** The 0 ms timer after an onWritable fired: a streamed answer may make its next pieces. */
+  /** The drain notice after an onWritable runs: a streamed answer may make its next pieces. */
   drainNoticed(): void {
     const flags = this.flags;
     this.flags = flags & ~DRAIN_SET;
@@ -217,12 +219,12 @@ export class DeviceTransport implements Transport {
       if (then) then();
     }
     this.drain();
-    // Heard outside this callback (a 0 ms timer runs right after it), so a streamed answer never writes
-    // its next piece from inside the socket's own onWritable.
-    // The timer is not cleared when the socket closes first: drainNoticed() then does nothing.
+    // Heard outside this callback (the server's 0 ms timer runs right after it), so a streamed answer
+    // never writes its next piece from inside the socket's own onWritable.
+    // The notice is not withdrawn when the socket closes first: drainNoticed() then does nothing.
     if (!(this.flags & (CLOSING | DRAIN_SET))) {
       this.flags |= DRAIN_SET;
-      (Timer.set(onDrainNotice, 0) as OwnedTimer).owner = this;
+      this.events.noticeDrain(this);
     }
     if (this.waiting()) return;
     if (this.flags & CLOSING) {
@@ -292,7 +294,6 @@ interface OwnedTimer extends Timer {
 function onReadable(this: TCP, count: number): void { (this as OwnedTCP).owner.readableNow(count); }
 function onWritable(this: TCP, count: number): void { (this as OwnedTCP).owner.writableNow(count); }
 function onError(this: TCP): void { (this as OwnedTCP).owner.failedNow(); }
-// The timer callbacks, one each for every transport: the SDK calls each with its timer
+// The linger timer's callback, one for every transport: the SDK calls it with its timer
 // (modules/base/timer/modTimer.c, xs_timer_callback).
 function onLinger(timer: Timer): void { (timer as OwnedTimer).owner.lingered(); }
-function onDrainNotice(timer: Timer): void { (timer as OwnedTimer).owner.drainNoticed(); }
