@@ -1,13 +1,13 @@
 // The route table compiles into routes. That src/api/route/route-table.ts is what spec/operations.tsv makes
 // (line for line, byte for byte) is tests/generated.test.ts's check.
 import { strict as assert } from 'node:assert';
-import { ROUTE_ROWS } from '../src/api/route/route-table';
+import { ROUTE_LINES } from '../src/api/route/route-table';
 import { routeForms, allRoutes } from '../src/api/route/routes';
 import { EXTENSION_ROWS } from '../src/api/route/route-extensions';
 
 describe('route table', () => {
   it('has one route per line of spec/operations.tsv (298)', () => {
-    assert.equal(ROUTE_ROWS.length, 298);
+    assert.equal(ROUTE_LINES.length, 298);
   });
 
   it('compiles every row into a route with parsed parameters and ranges', () => {

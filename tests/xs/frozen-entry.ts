@@ -2,7 +2,7 @@
 // of the device-side core are not deep-frozen, as XS sees them (a preloaded module's unfrozen object
 // is copied into RAM at boot). globalThis.handleCommand answers JSON: {checked, routes, unfrozen: paths that fail}.
 
-import { ROUTE_ROWS } from '../../src/api/route/route-table';
+import { ROUTE_LINES } from '../../src/api/route/route-table';
 import { EXTENSION_ROWS } from '../../src/api/route/route-extensions';
 import { ENTITY_NAMES, UNSUPPORTED_ENTITIES, allRoutes, routeForms } from '../../src/api/route/routes';
 import { ApiError, ERROR_NAMES } from '../../hal/kit/errors';
@@ -39,7 +39,7 @@ function report(probe: boolean): string {
   const out: string[] = [];
   const seen: object[] = [];
   const tables: [string, unknown][] = [
-    ['ROUTE_ROWS', ROUTE_ROWS], ['EXTENSION_ROWS', EXTENSION_ROWS], ['ENTITY_NAMES', ENTITY_NAMES],
+    ['ROUTE_LINES', ROUTE_LINES], ['EXTENSION_ROWS', EXTENSION_ROWS], ['ENTITY_NAMES', ENTITY_NAMES],
     ['UNSUPPORTED_ENTITIES', UNSUPPORTED_ENTITIES], ['ERROR_NAMES', ERROR_NAMES], ['REASONS', REASONS],
     // The compiled route table is module-private; its forms and route records are what routeForms hands out.
     ['routeForms(system, serialnumber)', routeForms('system', 'serialnumber')],

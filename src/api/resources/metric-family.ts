@@ -3,7 +3,7 @@
 // and label names follow from its route row by the rules of tools/gen-metric-table.mjs (metricRows),
 // which tests/metrics.test.ts holds this to, row for row. A scrape derives each family once.
 
-import { ROUTE_ROWS } from '../route/route-table';
+import { routeRow } from '../route/route-table';
 import { METRIC_ROUTES } from './metric-table';
 import { deepFreeze } from '../../../util/freeze';
 
@@ -46,7 +46,7 @@ function bareParams(params: string): string {
 
 /** The family of METRIC_ROUTES[i]. */
 export function metricRow(i: number): MetricRow {
-  const [entity, op, params, get, , , unit] = ROUTE_ROWS[METRIC_ROUTES[i]];
+  const [entity, op, params, get, , , unit] = routeRow(METRIC_ROUTES[i]);
   const [base, mul, div] = UNITS[unit];
   const counter = unit === 'mWh';
   // An operation name that spells its own unit (temperature/microcelsius) drops it: the suffix says it.

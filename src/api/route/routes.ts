@@ -1,8 +1,8 @@
-// The route table compiled once at start-up from ROUTE_ROWS: entity -> operation -> forms.
+// The route table compiled once at start-up from the contract's route lines (route-table.ts): entity -> operation -> forms.
 // An operation can have several forms told apart by their number of path parameters
 // (powerdelivery/powerdataobject has a 3-parameter GET and a 2-parameter PUT).
 
-import { ROUTE_ROWS } from './route-table';
+import { ROUTE_LINES, routeRow } from './route-table';
 import { EXTENSION_ROWS } from './route-extensions';
 import { deepFreeze } from '../../../util/freeze';
 
@@ -79,11 +79,16 @@ type Table = { [entity: string]: { [op: string]: Route[] } };
 function compile(): Table {
   const table: Table = Object.create(null);
   for (const name of ENTITY_NAMES) table[name] = Object.create(null);
-  for (const row of ROUTE_ROWS.concat(EXTENSION_ROWS)) {
-    const [entity, op, params, get, put, type, unit, range, flags] = row;
+  // A split line's fields are new strings: one of each text is kept (a preloaded build keeps them in flash).
+  const texts: { [text: string]: string } = Object.create(null);
+  const one = (text: string): string => (texts[text] ??= text);
+  const count = ROUTE_LINES.length;
+  for (let i = 0; i < count + EXTENSION_ROWS.length; i++) {
+    const [entity, op, params, get, put, type, unit, range, flags] = i < count ? routeRow(i) : EXTENSION_ROWS[i - count];
     const [min, max] = parseRange(range);
     const route: Route = {
-      entity, op, params: parseParams(params), get: get as GetCode, put: put as PutCode, type, unit, min, max,
+      entity: one(entity), op: one(op), params: parseParams(params), get: one(get) as GetCode, put: one(put) as PutCode,
+      type: one(type), unit: one(unit), min, max,
       putEmpty: flags === 'putEmpty', list: flags === 'list', allow: '',
     };
     const ops = table[entity];
