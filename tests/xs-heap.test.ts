@@ -40,12 +40,13 @@ const MAX_CONNECTION_SLOTS = 54;
 const MAX_REQUEST_SLOTS = 162;
 /**
  * Live slots a connection holds beyond an idle one while GET /metrics or the description streams and
- * its socket is full: measured 76 and 70 (79 and 73 when the streamed body kept a slot per flag; 85 and
+ * its socket is full: measured 67 and 62 (76 and 70 when each piece went as two writes, its size
+ * line apart; 79 and 73 when the streamed body kept a slot per flag; 85 and
  * 79 when the request head also kept a slot for each of the
  * seldom-sent header values; 90 each when each metric family was a stored row and the streamed body
  * and framing belonged to the connection).
  */
-const MAX_STREAM_SLOTS = 80;
+const MAX_STREAM_SLOTS = 72;
 /**
  * Buffer bytes the 4 connections hold: 4 x 512, the idle size of the on-demand request buffers, which a
  * small half-received request fits in (36,872 when each connection held a 5 KiB head and a 4 KiB body
@@ -59,7 +60,8 @@ const SLOT_NOISE = 64;
  * JavaScript, so its own slots are inside these figures): live slots the device module, the Api and
  * the listening server retain after a boot. Measured 392 (420 when the byte settings' factory values
  * were Uint8Arrays; 510 when settings kept every value beside its factory value, the codec was three
- * closures and the server's listener and timer callbacks were closures).
+ * closures and the server's listener and timer callbacks were closures). 400 with the server's list of
+ * waiting newcomers and of drain notices (392 before it kept them, with a timer per drain notice instead).
  */
 const MAX_DEVICE_BOOT_SLOTS = 405;
 /**
@@ -71,16 +73,23 @@ const MAX_DEVICE_BOOT_SLOTS = 405;
  */
 const MAX_DEVICE_CONNECTION_SLOTS = 116;
 /**
- * Live slots a socket refused with 503 (every slot held) adds while its answer waits to be taken:
- * measured 80.5 (105.75 when its transport kept a closure for its drain notice and one for its
- * linger timer).
+ * Live slots a socket refused with 503 (every slot held) adds while its answer waits to be taken, 4 such
+ * sockets averaged: measured 44.5, one of them a transport with its 503 and three bare sockets waiting
+ * behind it (80.5 when each got its transport and its 503 at once; 105.75 when a transport also kept a
+ * closure for its drain notice and one for its linger timer).
  */
-const MAX_REFUSED_SOCKET_SLOTS = 85;
+const MAX_REFUSED_SOCKET_SLOTS = 50;
 /**
- * Slots a refusal allocates, garbage included: measured 210 (295 when a refused socket got a
- * whole Connection, its request parser and its 512-byte head buffer, before being answered).
+ * Slots a refusal allocates, garbage included, 4 refusals averaged: measured 138.75 (210 when each made
+ * its transport and answer at once; 295 when a refused socket got a whole Connection, its request
+ * parser and its 512-byte head buffer, before being answered).
  */
-const MAX_REFUSAL_SLOTS = 220;
+const MAX_REFUSAL_SLOTS = 150;
+/**
+ * Live slots an idle keep-alive device connection holds after its first answer, its transport and
+ * socket included: measured 110.75 (117.75 when every connection kept a 512-byte head buffer for its life).
+ */
+const MAX_DEVICE_IDLE_CONNECTION_SLOTS = 114;
 
 interface Report { bytes: number; written: number; closed: number }
 
@@ -150,6 +159,12 @@ describe('retained heap of the device-side core under XS', function () {
       assert.ok(allocated > 0 && allocated <= MAX_REFUSAL_SLOTS, `a refusal allocates ${allocated} slots (bound ${MAX_REFUSAL_SLOTS})`);
       const read = JSON.parse(Buffer.from((await device.command(new Uint8Array([0x59]))).reply).toString('latin1')) as { refused: string };
       assert.equal(read.refused, '503,503,503,503', 'each refused socket is answered 503 once it reads');
+      await send([0x42, 0]); // booted again, after every path above has made what it makes once
+      const rebooted = await device.liveSlots();
+      await send([0x43]); // 'C': 4 keep-alive connections, each idle after one answer
+      const idle = ((await device.liveSlots()) - rebooted) / 4;
+      assert.ok(idle > 0 && idle <= MAX_DEVICE_IDLE_CONNECTION_SLOTS,
+        `an idle device connection holds ${idle} slots (bound ${MAX_DEVICE_IDLE_CONNECTION_SLOTS})`);
     } finally {
       await device.close();
     }
