@@ -141,7 +141,7 @@ export interface FirmwareOptions {
   /** The running firmware's packed version and build (the manifest's config.firmware). */
   readonly version: number;
   readonly build: number;
-  /** Restart once the answer has gone (src/device/main.ts: after the server's flush). */
+  /** Restart once the answer has gone (src/device/app.ts: after the server's flush). */
   readonly restart: () => void;
 }
 

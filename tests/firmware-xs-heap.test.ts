@@ -1,5 +1,5 @@
 // The cost of a firmware update's streaming path under a real XS engine (xsnap), with the load of the
-// memory budget: the device-side core (Api + 4 Connections, as src/device/main.ts wires them), three
+// memory budget: the device-side core (Api + 4 Connections, as src/device/app.ts wires them), three
 // connections holding half-received requests while the fourth streams a 1 MiB image through the body
 // sink into a FirmwareHal (tests/xs/firmware-heap-entry.ts). The image is never held: the slots and
 // buffer bytes the update adds are bounded, and do not grow between 64 KiB and 1 MiB streamed.

@@ -1,5 +1,5 @@
 // Memory guard that needs no Moddable SDK: under a real XS engine (xsnap), the device-side
-// core (Api + 4 Connections + a shared codec, wired as src/device/main.ts wires them, over the simulated
+// core (Api + 4 Connections + a shared codec, wired as src/device/app.ts wires them, over the simulated
 // module HAL, which is made before the baseline and not counted) with
 // every connection holding a half-received request retains at most a fixed number of heap slots and
 // of buffer bytes, and neither grows over 10,000 requests. docs/module.md §Memory budget has the

@@ -185,8 +185,3 @@ export class DeviceModule implements ModuleHal, ResetRequester {
   }
 }
 Object.freeze(DeviceModule.prototype);
-
-/** The module of this build (kept for src/device/main.ts). */
-export function createDeviceModule(o: DeviceOptions): DeviceModule {
-  return new DeviceModule(o);
-}

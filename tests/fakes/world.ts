@@ -65,7 +65,7 @@ export interface Served {
   server: DeviceServer;
 }
 
-/** A module served on `port` as src/device/main.ts serves it (the reset waits for its answer). */
+/** A module served on `port` as src/device/app.ts serves it (the reset waits for its answer). */
 export function serve(port = 8080, maxConnections = 4, b?: BoardProfile): Served {
   const codec = standardTextCodec();
   const served = {} as Served;

@@ -1,6 +1,6 @@
 // XS bundle entry for tools/bench-xs-device.mjs: the device module (hal/device on the fake io of
 // tests/fakes, which bundle for XS as they are), the Api and the DeviceServer over the fake network,
-// as src/device/main.ts wires them, so that what the device's transport and identity cost can be
+// as src/device/app.ts wires them, so that what the device's transport and identity cost can be
 // measured under a real XS engine. globalThis.handleCommand(msg), msg[0]:
 //   'Z'       drop the previous run (module, server, clients): what is live after it is the baseline
 //   'B' p     boot: module, Api, server; p = 1: the Pico W's write pacing and lwIP heap (else roomy)

@@ -2,7 +2,7 @@
 // winning: the manifest's `config.http` ({token, tokenReads, allowHosts, cors}), mcconfig arguments
 // (`token=… allowHosts=a,b cors=http://x,http://y tokenReads=true`: top-level config strings), and
 // saved settings (Preference domain ACCESS_DOMAIN, keys in ACCESS_KEYS, strings). Pure, so it is
-// tested under Node; src/device/main.ts hands it the config and a reader of saved settings.
+// tested under Node; src/device/app.ts hands it the config and a reader of saved settings.
 
 import type { AccessOptions } from './access';
 
