@@ -66,7 +66,8 @@ export async function heapFigures() {
  * The device server on the fake ECMA-419 sockets (tests/xs/device-entry.ts; the fake socket's own
  * JavaScript is inside the figures): what a boot retains (module, Api, listening server), what a
  * connection holding a half-received request holds, what a socket refused with 503 holds while its
- * answer waits, and what a refusal allocates (garbage included).
+ * answer waits (4 refused at once: one 503 on its way, three bare sockets waiting behind it), what a
+ * refusal allocates (garbage included), and what an idle keep-alive connection holds after its answer.
  */
 export async function deviceFigures() {
   const worker = new XsnapWorker({ name: 'xs-heap-figures-device' });
@@ -84,7 +85,12 @@ export async function deviceFigures() {
     const before = await send([]);
     const after = await send([0x58]);
     const refused = await worker.liveSlots();
-    return { boot: booted - empty, connection: (held - booted) / 4, refused: (refused - held) / 4, refusal: (after - before) / 4 };
+    await send([0x59]); // the refused clients read their 503s
+    await send([0x42, 0]); // booted again, after every path above has made what it makes once
+    const rebooted = await worker.liveSlots();
+    await send([0x43]); // 4 keep-alive connections, each idle after one answer
+    const idle = ((await worker.liveSlots()) - rebooted) / 4;
+    return { boot: booted - empty, connection: (held - booted) / 4, refused: (refused - held) / 4, refusal: (after - before) / 4, idle };
   } finally {
     await worker.close();
   }
@@ -104,4 +110,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`  one connection holding a half-received request: ${d.connection} slots`);
   console.log(`  one socket refused 503, its answer waiting:    ${d.refused} slots`);
   console.log(`  one refusal allocates:                         ${d.refusal} slots`);
+  console.log(`  one idle keep-alive connection holds:          ${d.idle} slots`);
 }
