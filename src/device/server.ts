@@ -56,7 +56,7 @@ export class DeviceServer implements TransportEvents, TickWatcher {
   /** Refused transports whose 503 has not gone yet. */
   private refusing = 0;
   /** Transports whose drain notice is due (transport.ts), heard at the next turn by one 0 ms timer. */
-  private drainNotices: DeviceTransport[] = [];
+  private readonly drainNotices: DeviceTransport[] = [];
   /** admitWaiting() is running: an eviction it makes closes a socket, which must not start it again. */
   private admitting = false;
 
@@ -145,11 +145,12 @@ export class DeviceServer implements TransportEvents, TickWatcher {
     if (list.length === 1) (Timer.set(onDrainNotices, 0) as OwnedTimer).owner = this;
   }
 
-  /** The drain timer fired: each transport hears its notice (a notice may make the next one). */
+  /** The drain timer fired: each transport hears its notice, and the list is emptied in place (no new array per turn). */
   drainNoticesDue(): void {
     const list = this.drainNotices;
-    this.drainNotices = [];
+    // A notice added while these are heard (the list was not empty: no timer set for it) is heard here too.
     for (let i = 0; i < list.length; i++) list[i].drainNoticed();
+    list.length = 0;
   }
 
   /** The listener's onReadable: `requests` sockets wait to be accepted. */

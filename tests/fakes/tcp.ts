@@ -10,9 +10,12 @@
 // :597-613); an error in that delivery drops the writable event (:485-487) and waits until the
 // received bytes are read (:507-508, :365-367). A peer's ACK and its FIN that arrive together (a client
 // that closes once it has its answer) reach the server as onError alone: no onWritable after its last
-// ACK. Its close is the Pico's tcp_close_safe, tcp_close then tcp_abort
+// ACK. Its close is the SDK's tcp_close_safe for the Pico, tcp_close then tcp_abort
 // (modules/network/socket/lwip/modLwipSafe.h:32): a RST, and lwIP frees the segments it still held
-// (lwIP src/core/tcp.c:604-608), so bytes the peer has not acknowledged are lost.
+// (lwIP src/core/tcp.c:604-608), so bytes the peer has not acknowledged are lost. The module's Pico W
+// build closes as lwIP does instead (native/socket-pico/tcp-locked.c: tcp_abort only when tcp_close
+// fails), which keeps those bytes; the fake keeps the SDK's harsher close, so a transport that passes
+// here waits for its last bytes to be acknowledged under either.
 
 import { net, type Conn } from './net';
 import { SocketSegments } from './lwip-heap';
