@@ -22,7 +22,7 @@ export interface Ask {
 
 export interface Reply {
   status: number;
-  /** Header lines beyond the fixed ones, as a lower-cased name -> value map. */
+  /** Header lines beyond the fixed ones, as a lower-cased name -> value map (a repeated one joined by ', ', as Node does). */
   headers: Record<string, string>;
   json: any;
   body: string;
@@ -51,7 +51,10 @@ export function ask(api: Api, a: Ask): Reply {
   const headers: Record<string, string> = {};
   for (const line of res.extraHeaders.split('\r\n')) {
     const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = name in headers ? headers[name] + ', ' + value : value;
   }
   if (res.allow) headers.allow = res.allow;
   return { status: res.status, headers, json: res.body ? JSON.parse(res.body) : undefined, body: res.body };

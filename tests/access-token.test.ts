@@ -1,4 +1,4 @@
-// docs/api.md §Access control, the credential: bearer token for writes (optionally reads), its
+// docs/api.md §Access control, the credential: bearer token for writes (optionally reads; Digest: access-digest.test.ts), its
 // constant-time comparison, the 429 lockout with a fake clock, and where the settings come from.
 import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
@@ -23,7 +23,7 @@ describe('access: bearer token', () => {
       const r = putHb(api, 31, { auth });
       assert.equal(r.status, 401, auth);
       assert.equal(r.json.response.error, 'aErrPermission');
-      assert.match(r.headers['www-authenticate'], /^Bearer\b/);
+      assert.match(r.headers['www-authenticate'], /^Digest realm="brainstem", .*, Bearer\b/, 'Digest first, Bearer second');
       assert.equal(ask(api, { target: `${PATH}/system/0/reset`, auth }).status, 401);
     }
     assert.equal(module.resetPending(), false);
@@ -37,7 +37,7 @@ describe('access: bearer token', () => {
     for (const target of [HB, PATH, `${PATH}/0x1234abcd`]) {
       const r = ask(api, { target });
       assert.equal(r.status, 401, target);
-      assert.equal(r.headers['www-authenticate'], 'Bearer');
+      assert.match(r.headers['www-authenticate'], /^Digest .*, Bearer$/);
       assert.equal(ask(api, { target, auth: RIGHT }).status, 200, target);
     }
   });
