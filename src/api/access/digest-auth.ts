@@ -43,12 +43,17 @@ function hexInto(bytes: Uint8Array, out: Uint8Array): Uint8Array {
   return out;
 }
 
-/** text[start, start + 2 count) is the lower-case hex of bytes[0, count), compared in a time that depends only on count. */
+/**
+ * text[start, start + 2 count) (`length` characters) is the hex of bytes[0, count), count a multiple
+ * of 4: compared 32 bits at a time (8 hex digits read by parseInt: under XS each charCodeAt of a
+ * string costs slots), in a time that depends only on count.
+ */
 function sameHex(bytes: Uint8Array, count: number, text: string, start: number, length: number): boolean {
   let diff = length ^ (2 * count);
-  for (let i = 0; i < count; i++) {
-    diff |= hexDigit(bytes[i] >> 4) ^ (text.charCodeAt(start + 2 * i) | 0);
-    diff |= hexDigit(bytes[i] & 15) ^ (text.charCodeAt(start + 2 * i + 1) | 0);
+  for (let i = 0; i < count; i += 4) {
+    const mine = (bytes[i] << 24) | (bytes[i + 1] << 16) | (bytes[i + 2] << 8) | bytes[i + 3];
+    const given = parseInt(text.slice(start + 2 * i, start + 2 * i + 8), 16);
+    diff |= given === given ? mine ^ given : 1; // NaN: not hex
   }
   return diff === 0;
 }
@@ -58,16 +63,11 @@ function hex8(n: number): string {
   return '00000000'.slice(s.length) + s;
 }
 
-/** `text` is `count` hex digits: its value, else -1. */
-function hexValue(text: string, start: number, count: number): number {
-  let v = 0;
-  for (let i = start; i < start + count; i++) {
-    const c = text.charCodeAt(i) | 32;
-    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
-    if (d < 0) return -1;
-    v = v * 16 + d;
-  }
-  return count > 0 ? v : -1;
+/** text[start, start + 8) is 8 hex digits: their value, else -1. */
+function hex8Value(text: string, start: number): number {
+  const digits = text.slice(start, start + 8);
+  const v = parseInt(digits, 16);
+  return v === v && hex8(v) === digits.toLowerCase() ? v : -1;
 }
 
 export class DigestAuth {
@@ -120,7 +120,7 @@ export class DigestAuth {
     if (p.algorithm.toLowerCase() !== 'sha-256') return 'the Digest algorithm here is SHA-256';
     if (p.qop !== 'auth') return 'the Digest qop here is auth';
     if (p.userhash.toLowerCase() === 'true') return 'userhash is not offered here';
-    if (p.nc.length !== 8 || hexValue(p.nc, 0, 8) < 1 || p.cnonce === '' || p.nonce === '') return 'the Digest credentials need nonce, nc and cnonce';
+    if (p.nc.length !== 8 || hex8Value(p.nc, 0) < 1 || p.cnonce === '' || p.nonce === '') return 'the Digest credentials need nonce, nc and cnonce';
     if (p.uri !== target) return 'the Digest uri is not this request\'s target';
     return '';
   }
@@ -128,14 +128,14 @@ export class DigestAuth {
   /** Why a nonce the token answered is no longer taken ('' when it is, and its nc is now used). */
   private staleness(p: DigestParams, now: number): string {
     const nonce = p.nonce;
-    const second = hexValue(nonce, 0, 8);
-    const issue = hexValue(nonce, 8, 8);
+    const second = hex8Value(nonce, 0);
+    const issue = hex8Value(nonce, 8);
     if (nonce.length !== NONCE_CHARS || second < 0 || issue < 0 || !sameHex(this.seal(nonce), SEAL_BYTES, nonce, STAMP_CHARS, NONCE_CHARS - STAMP_CHARS)) {
       return 'the nonce is not one this server issued since it started';
     }
     const age = now - second * 1000;
     if (age < -1000 || age > NONCE_MS) return 'the nonce has expired';
-    if (!this.record.take(issue, hexValue(p.nc, 0, 8))) return 'this nonce count was used before (a replay?)';
+    if (!this.record.take(issue, hex8Value(p.nc, 0))) return 'this nonce count was used before (a replay?)';
     return '';
   }
 
