@@ -117,9 +117,12 @@ export interface FirmwareStatus {
   readonly rollback: number;
 }
 
-/** SHA-256 fed as the image arrives (the SDK's crypt Digest on a module, node:crypto in the simulator). */
+/**
+ * SHA-256 fed in pieces (the SDK's crypt Digest on a module, node:crypto in the simulator): a firmware
+ * image as it arrives, the parts of an HTTP Digest. Text is fed as its UTF-8 bytes.
+ */
 export interface Sha256 {
-  write(bytes: Uint8Array): void;
+  write(bytes: Uint8Array | string): void;
   close(): Uint8Array;
 }
 

@@ -75,8 +75,8 @@ export class BrainD {
     const known = this.versions.get(key);
     if (known && known.version && Date.now() - known.at < VERSION_MAX_AGE_MS) return known.version;
     const token = tokenFor(this.tokens, entry.serial);
-    const o = await link.send({ method: 'GET', path: `/api/v1/device/${serial}/system/0/version`,
-      headers: token ? { authorization: 'Bearer ' + token } : {}, body: null }, false, PROBE_TIMEOUT_MS);
+    const o = await link.sendWithToken(token, { method: 'GET', path: `/api/v1/device/${serial}/system/0/version`, headers: {}, body: null },
+      false, PROBE_TIMEOUT_MS);
     let version: Version | null = null;
     if (o.kind === 'answer' && o.status === 200) {
       try {

@@ -66,8 +66,7 @@ export function outgoing(req: HttpRequest, plan: ForwardPlan): Outgoing {
   if (req.acceptEncoding) headers['accept-encoding'] = req.acceptEncoding;
   if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
   if (req.accessControlRequestMethod) headers['access-control-request-method'] = req.accessControlRequestMethod;
-  if (plan.token !== '') headers.authorization = 'Bearer ' + plan.token;
-  else if (plan.passAuthorization && req.authorization) headers.authorization = req.authorization;
+  if (plan.token === '' && plan.passAuthorization && req.authorization) headers.authorization = req.authorization;
   const body = req.sink instanceof ImageBody ? req.sink.bytes() : req.method === 'PUT' ? Buffer.from(req.body()) : null;
   return { method: req.method, path: req.target, headers, body };
 }

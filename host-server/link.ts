@@ -8,6 +8,7 @@ import { Exchange, type Exchanged } from './exchange';
 import type { RelayedStream } from './relayed-stream';
 import { aErrConnection, aErrResource, aErrTimeout } from '../hal/kit/errors';
 import { tokenFor } from './tokens';
+import { ModuleAuth } from './module-auth';
 
 /** A module that does not answer within this long: 504 (docs/lab.md). */
 export const ANSWER_TIMEOUT_MS = 5000;
@@ -64,6 +65,8 @@ export class ModuleLink {
   private readonly waiting: Waiter[] = [];
   private probing = false;
   private closed = false;
+  /** The tokens of its modules, sent as HTTP Digest (a nonce per token). */
+  private readonly auth = new ModuleAuth();
 
   /** The operator's tokens (--tokens): a module that wants one for reads gets its own when probed. */
   constructor(origin: string, moduleConnections: number, queueMax: number, private readonly tokens: ReadonlyMap<number | '*', string> = new Map()) {
@@ -106,6 +109,13 @@ export class ModuleLink {
     this.heard();
     if (r.kind === 'too-large') return { kind: 'error', code: aErrConnection, message: `module at ${this.address} sent an answer larger than ${ANSWER_MAX} bytes: refused` };
     return r;
+  }
+
+  /** `send` with the operator's `token` for the module ('' for none): HTTP Digest (host-server/module-auth.ts). */
+  sendWithToken(token: string, out: Outgoing, stream: boolean, timeoutMs = ANSWER_TIMEOUT_MS): Promise<Outcome> {
+    return this.auth.send(token, out.method, out.path, out.body?.length ?? 0, (authorization, empty) =>
+      this.send({ ...out, headers: authorization ? { ...out.headers, authorization } : out.headers, body: empty ? Buffer.alloc(0) : out.body },
+        stream, timeoutMs));
   }
 
   /**
@@ -197,7 +207,7 @@ export class ModuleLink {
     const known = this.entries[0] ?? this.hint;
     const token = tokenFor(this.tokens, known ? known.serial : -1);
     if (token === '') return Promise.resolve({ kind: 'answer', status: 401, headers: {}, body: Buffer.alloc(0) });
-    return this.send({ method: 'GET', path: '/api/v1/device', headers: { authorization: 'Bearer ' + token }, body: null }, false, PROBE_TIMEOUT_MS);
+    return this.sendWithToken(token, { method: 'GET', path: '/api/v1/device', headers: {}, body: null }, false, PROBE_TIMEOUT_MS);
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { AccessOptions } from '../src/api/access/access';
 import { parseTokens } from './tokens';
+import { authOption } from '../host-sim/sha256';
 
 /** Client connections the host server serves at once unless --connections says otherwise. */
 export const CONNECTIONS_DEFAULT = 512;
@@ -15,8 +16,8 @@ export const USAGE = `usage: node build/host-server/main.js [options]
   --module URL            a module to front besides those found by DNS-SD: http://ADDR[:PORT]
                           (repeatable; port 80 when left out)
   --no-discovery          do not browse for modules (_brainstem._tcp) on the network
-  --tokens FILE           the modules' bearer tokens: one 'SERIAL TOKEN' per line ('*' for every
-                          module without a line of its own); never shown or logged
+  --tokens FILE           the modules' tokens: one 'SERIAL TOKEN' per line ('*' for every module
+                          without a line of its own), sent as HTTP Digest; never shown or logged
   --module-connections N  connections each module serves (default 4, a module's); the host server
                           opens at most N-1 to each, so a browser can still reach the module itself
   --queue N               requests that may wait for a module's connection (default 64, then 503)
@@ -25,8 +26,10 @@ export const USAGE = `usage: node build/host-server/main.js [options]
   --allow-host NAME       also accept requests whose Host is NAME (repeatable); always accepted:
                           IP literals, localhost and this machine's name (DNS-rebinding check)
   --cors ORIGIN[,...]     allow these origins to read answers and to PUT from a browser ('*': any)
-  --token TOKEN           require 'Authorization: Bearer TOKEN' here for PUTs and actions
+  --token TOKEN           require the token here for PUTs and actions: HTTP Digest (SHA-256, TOKEN
+                          the password, any user name) or 'Authorization: Bearer TOKEN'
   --token-reads           require the token for reads too
+  --auth digest           take the token only as HTTP Digest, refuse Bearer (default: any)
   --help                  this text`;
 
 export class UsageError extends Error {}
@@ -60,6 +63,7 @@ const FLAGS = {
   cors: { type: 'string', multiple: true },
   token: { type: 'string' },
   'token-reads': { type: 'boolean' },
+  auth: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -118,7 +122,8 @@ export function parseOptions(argv: string[]): HostConfig {
     moduleConnections: intOption(values['module-connections'], 'module-connections', 4, 2, 1024),
     queue: intOption(values.queue, 'queue', 64, 0, 100000),
     connections: intOption(values.connections, 'connections', CONNECTIONS_DEFAULT, 1, 100000),
-    access: { token: token ?? '', tokenReads: values['token-reads'] === true, allowHosts: values['allow-host'] ?? [], cors: origins },
+    access: { token: token ?? '', tokenReads: values['token-reads'] === true, allowHosts: values['allow-host'] ?? [], cors: origins,
+      ...authOption(values.auth, token, (why) => new UsageError(why)) },
   };
 }
 

@@ -5,6 +5,7 @@
 
 import { request } from 'undici';
 import { serialText } from '../src/api/route/serial';
+import { ModuleAuth } from './module-auth';
 
 export type ModuleState = 'not started' | 'updating' | 'restarting' | 'done' | 'failed';
 
@@ -50,6 +51,7 @@ export class Rollout {
   finished: string | null = null;
   readonly modules: ModuleProgress[];
   private readonly plan: RolloutPlan;
+  private readonly auths = new Map<string, ModuleAuth>();
 
   constructor(id: string, plan: RolloutPlan) {
     this.id = id;
@@ -110,24 +112,34 @@ export class Rollout {
     const headers: Record<string, string> = {
       'content-type': 'application/octet-stream', 'content-digest': this.plan.digest, host: t.origin.slice(7),
     };
-    if (t.token) headers.authorization = `Bearer ${t.token}`;
+    const target = `/api/v1/device/${serialText(t.serial)}/firmware`;
     let r;
     try {
-      r = await request(`${t.origin}/api/v1/device/${serialText(t.serial)}/firmware`, {
-        method: 'PUT', body: this.plan.image, headers, headersTimeout: this.plan.uploadWithinMs, bodyTimeout: this.plan.uploadWithinMs,
+      r = await this.authOf(t).send(t.token, 'PUT', target, this.plan.image.length, async (authorization, empty) => {
+        const res = await request(t.origin + target, {
+          method: 'PUT', body: empty ? Buffer.alloc(0) : this.plan.image, headers: authorization ? { ...headers, authorization } : headers,
+          headersTimeout: this.plan.uploadWithinMs, bodyTimeout: this.plan.uploadWithinMs,
+        });
+        return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
       });
     } catch (e) {
       throw new Error(`the upload failed: ${(e as Error).message}`);
     }
-    const text = await r.body.text();
     let response: { version?: string; error?: string; message?: string } = {};
     try {
-      response = JSON.parse(text).response ?? {};
+      response = JSON.parse(r.text).response ?? {};
     } catch { /* not the envelope: said below */ }
-    if (r.statusCode !== 202 || typeof response.version !== 'string') {
-      throw new Error(`the module answered ${r.statusCode}${response.error ? ` ${response.error}: ${response.message}` : ''}`);
+    if (r.status !== 202 || typeof response.version !== 'string') {
+      throw new Error(`the module answered ${r.status}${response.error ? ` ${response.error}: ${response.message}` : ''}`);
     }
     return response.version;
+  }
+
+  /** The token of `t`'s module goes as HTTP Digest, a nonce per module server (host-server/module-auth.ts). */
+  private authOf(t: RolloutTarget): ModuleAuth {
+    let auth = this.auths.get(t.origin);
+    if (!auth) this.auths.set(t.origin, (auth = new ModuleAuth()));
+    return auth;
   }
 
   /** Poll GET …/firmware until the module serves `version`, or fail once backWithinMs has passed. */
@@ -135,14 +147,16 @@ export class Rollout {
     const until = Date.now() + this.plan.backWithinMs;
     let last = 'no answer';
     const headers: Record<string, string> = { host: t.origin.slice(7) };
-    if (t.token) headers.authorization = `Bearer ${t.token}`;
+    const target = `/api/v1/device/${serialText(t.serial)}/firmware`;
     while (Date.now() < until) {
       try {
-        const r = await request(`${t.origin}/api/v1/device/${serialText(t.serial)}/firmware`, { headers, headersTimeout: 2000, bodyTimeout: 2000 });
-        const body = JSON.parse(await r.body.text());
-        const running = body.response?.version;
-        if (r.statusCode === 200 && running === version) return;
-        last = r.statusCode === 200 ? `it runs ${running}` : `it answered ${r.statusCode}`;
+        const r = await this.authOf(t).send(t.token, 'GET', target, 0, async (authorization) => {
+          const res = await request(t.origin + target, { headers: authorization ? { ...headers, authorization } : headers, headersTimeout: 2000, bodyTimeout: 2000 });
+          return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+        });
+        const running = JSON.parse(r.text).response?.version;
+        if (r.status === 200 && running === version) return;
+        last = r.status === 200 ? `it runs ${running}` : `it answered ${r.status}`;
       } catch (e) {
         last = (e as Error).message;
       }

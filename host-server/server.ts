@@ -164,7 +164,7 @@ function route(front: Front, req: HttpRequest, res: HttpResponse): void {
     const plan = { link: found.link, token: tokenFor(front.options.tokens, found.entry.serial), passAuthorization: own === '', stream: isEventsPath(path) };
     // The request (its strings) stays as it is until the answer has gone (PendingAnswer).
     const within = req.sink ? FIRMWARE_ANSWER_MS : undefined;
-    res.pending = new Forwarded(found.link.send(outgoing(req, plan), plan.stream, within), (o: Outcome, later: HttpResponse) => {
+    res.pending = new Forwarded(found.link.sendWithToken(plan.token, outgoing(req, plan), plan.stream, within), (o: Outcome, later: HttpResponse) => {
       if (o.kind === 'error') {
         const retry = o.retryAfter ? `Retry-After: ${o.retryAfter}\r\n` : '';
         return fail(front, later, new ApiError(o.code, o.message), path, parameters, retry + cors);

@@ -3,9 +3,9 @@
 // and "written" into the other slot (only its header is kept: the payload has nowhere to run). After
 // the 202 the module restarts into it (hal/sim/firmware-slots.ts).
 
-import { createHash } from 'node:crypto';
 import { ApiError, aErrParam } from '../hal/kit/errors';
-import type { FirmwareHal, FirmwareWriter, Sha256 } from '../hal/types';
+import type { FirmwareHal, FirmwareWriter } from '../hal/types';
+import { nodeSha256 } from './sha256';
 import type { SimModule } from '../hal/sim/index';
 import { FLAG_NEVER_STARTS, HEADER_BYTES, readHeader, SIM_PLATFORM, type ImageHeader } from './firmware-image';
 
@@ -70,9 +70,6 @@ export function simFirmware(module: SimModule): FirmwareHal {
     status: () => module.slots.status(),
     begin: () => new SimWriter(module),
     served: () => module.slots.served(),
-    sha256: (): Sha256 => {
-      const h = createHash('sha256');
-      return { write: (b) => { h.update(b); }, close: () => new Uint8Array(h.digest()) };
-    },
+    sha256: nodeSha256,
   };
 }

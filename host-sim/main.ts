@@ -1,7 +1,7 @@
 // `make sim`: the desktop simulator. Serves the API for simulated modules on 127.0.0.1:9005.
 //   node build/host-sim/main.js [--port 9005] [--host 127.0.0.1] [--serial 0x1234ABCD] [--profile NAME]...
 //     [--devices N] [--state-file PATH | --no-state] [--cors ORIGIN,...] [--allow-host NAME]...
-//     [--token TOKEN [--token-reads]] [--max-connections 256] [--answer-time MS] [--announce]
+//     [--token TOKEN [--token-reads] [--auth digest]] [--max-connections 256] [--answer-time MS] [--announce]
 // Options are parsed in options.ts, modules and their saved state built in devices.ts.
 
 import { startServer } from './server';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     console.log(`  ${serialText(m.serialNumber)} ${m.profile.name} (model ${m.profile.model}), saved settings: ${d.stateLocation}`);
   }
   const a = config.access;
-  console.log(`access: ${a.token ? `token required for writes${a.tokenReads ? ' and reads' : ''}` : 'no token'}; ` +
+  console.log(`access: ${a.token ? `token required for writes${a.tokenReads ? ' and reads' : ''} (${a.auth === 'digest' ? 'HTTP Digest only' : 'HTTP Digest or Bearer'})` : 'no token'}; ` +
     `CORS origins: ${a.cors?.length ? a.cors.join(', ') : 'none'}; extra hosts: ${a.allowHosts?.length ? a.allowHosts.join(', ') : 'none'}`);
   console.log(`web console: ${base}/`);
   if (others) console.log(`listening on every address (${host}); from other machines: ${others.map((o) => o + '/').join(' ') || 'none (no other address here)'}`);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { findProfile, PROFILES, type SimProfile } from '../hal/sim/index';
 import { parseSerial } from '../src/api/route/serial';
 import type { AccessOptions } from '../src/api/access/access';
+import { authOption } from './sha256';
 import { parseArgsProblem, UsageError } from './cli';
 
 export { UsageError };
@@ -32,8 +33,10 @@ export const USAGE = `usage: node build/host-sim/main.js [options]
                         IP literals, localhost and the modules' hostnames (DNS-rebinding check)
   --cors ORIGIN[,...]   allow these origins (e.g. http://lab.example:8000) to read answers and to
                         PUT from a browser; '*' allows every origin (default: CORS off)
-  --token TOKEN         require 'Authorization: Bearer TOKEN' for PUTs and actions
+  --token TOKEN         require the token for PUTs and actions: HTTP Digest (SHA-256, TOKEN the
+                        password, any user name) or 'Authorization: Bearer TOKEN'
   --token-reads         require the token for reads (GET, HEAD) too
+  --auth digest         take the token only as HTTP Digest, refuse Bearer (default: any)
   --max-connections N   connections served at once (default 256)
   --answer-time MS      answer at a module's pace: one request at a time, at least MS ms each
                         (0..10000; default 0, as fast as this machine)
@@ -105,6 +108,7 @@ const FLAGS = {
   'allow-host': { type: 'string', multiple: true },
   token: { type: 'string' },
   'token-reads': { type: 'boolean' },
+  auth: { type: 'string' },
   'max-connections': { type: 'string' },
   announce: { type: 'boolean' },
   'answer-time': { type: 'string' },
@@ -124,7 +128,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     help: values.help === true,
     port: intOption(values.port, 'port', 9005, 0, 65535),
     host: values.host ?? '127.0.0.1',
-    access: accessOptions(values.cors, values['allow-host'], values.token, values['token-reads'] === true),
+    access: { ...accessOptions(values.cors, values['allow-host'], values.token, values['token-reads'] === true),
+      ...authOption(values.auth, values.token, (why) => new UsageError(why)) },
     maxConnections: intOption(values['max-connections'], 'max-connections', 256, 1, 100000),
     devices: deviceList(values),
     state: statePlan(values, env),

@@ -3,6 +3,7 @@
 import { Api, type ApiOptions } from '../src/api/api';
 import { HttpResponse, type HttpRequest } from '../src/http/request';
 import { createSimModule, type SimModule } from '../hal/sim/index';
+import { nodeSha256 } from '../host-sim/sha256';
 
 export const PATH = '/api/v1/device';
 export const HB = `${PATH}/system/0/hbinterval`;
@@ -21,7 +22,7 @@ export interface Ask {
 
 export interface Reply {
   status: number;
-  /** Header lines beyond the fixed ones, as a lower-cased name -> value map. */
+  /** Header lines beyond the fixed ones, as a lower-cased name -> value map (a repeated one joined by ', ', as Node does). */
   headers: Record<string, string>;
   json: any;
   body: string;
@@ -50,7 +51,10 @@ export function ask(api: Api, a: Ask): Reply {
   const headers: Record<string, string> = {};
   for (const line of res.extraHeaders.split('\r\n')) {
     const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = name in headers ? headers[name] + ', ' + value : value;
   }
   if (res.allow) headers.allow = res.allow;
   return { status: res.status, headers, json: res.body ? JSON.parse(res.body) : undefined, body: res.body };
@@ -68,5 +72,5 @@ export function readHb(api: Api): number {
 
 export function simWithApi(options?: ApiOptions, now?: () => number): { api: Api; module: SimModule } {
   const module = createSimModule({ serialNumber: 0x1234abcd, now });
-  return { api: new Api([module], options), module };
+  return { api: new Api([module], { sha256: nodeSha256, ...options }), module };
 }

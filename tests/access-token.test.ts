@@ -1,4 +1,4 @@
-// docs/api.md §Access control, the credential: bearer token for writes (optionally reads), its
+// docs/api.md §Access control, the credential: bearer token for writes (optionally reads; Digest: access-digest.test.ts), its
 // constant-time comparison, the 429 lockout with a fake clock, and where the settings come from.
 import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
@@ -10,6 +10,7 @@ import { LockoutTable, LOCKOUT_SLOTS } from '../src/api/access/lockout';
 import { accessFromConfig } from '../src/api/access/access-config';
 import { parseOptions, UsageError } from '../host-sim/options';
 import { rawExchange, splitResponses } from './helpers';
+import { nodeSha256 } from '../host-sim/sha256';
 
 const TOKEN = 'lab-7f3a9c';
 const RIGHT = `Bearer ${TOKEN}`;
@@ -22,7 +23,7 @@ describe('access: bearer token', () => {
       const r = putHb(api, 31, { auth });
       assert.equal(r.status, 401, auth);
       assert.equal(r.json.response.error, 'aErrPermission');
-      assert.match(r.headers['www-authenticate'], /^Bearer\b/);
+      assert.match(r.headers['www-authenticate'], /^Digest realm="brainstem", .*, Bearer\b/, 'Digest first, Bearer second');
       assert.equal(ask(api, { target: `${PATH}/system/0/reset`, auth }).status, 401);
     }
     assert.equal(module.resetPending(), false);
@@ -36,7 +37,7 @@ describe('access: bearer token', () => {
     for (const target of [HB, PATH, `${PATH}/0x1234abcd`]) {
       const r = ask(api, { target });
       assert.equal(r.status, 401, target);
-      assert.equal(r.headers['www-authenticate'], 'Bearer');
+      assert.match(r.headers['www-authenticate'], /^Digest .*, Bearer$/);
       assert.equal(ask(api, { target, auth: RIGHT }).status, 200, target);
     }
   });
@@ -126,25 +127,27 @@ describe('access: constant-time comparison and the lockout table', () => {
 });
 
 describe('access: configuration', () => {
-  it('parses --token, --token-reads, --allow-host (repeatable) and --cors ORIGIN,ORIGIN', () => {
-    const c = parseOptions(['--token', 's3', '--token-reads', '--allow-host', 'a.lab', '--allow-host', 'b.lab',
+  it('parses --token, --token-reads, --auth, --allow-host (repeatable) and --cors ORIGIN,ORIGIN', () => {
+    const c = parseOptions(['--token', 's3', '--token-reads', '--auth', 'digest', '--allow-host', 'a.lab', '--allow-host', 'b.lab',
       '--cors', 'http://x.lab:8000,http://y.lab', '--cors', '*'], {});
-    assert.deepEqual(c.access, { token: 's3', tokenReads: true, allowHosts: ['a.lab', 'b.lab'], cors: ['http://x.lab:8000', 'http://y.lab', '*'] });
-    assert.deepEqual(parseOptions([], {}).access, { token: '', tokenReads: false, allowHosts: [], cors: [] });
-    for (const bad of [['--cors'], ['--cors', 'x.lab'], ['--token-reads'], ['--token', 'a b'], ['--allow-host', 'a/b']]) {
+    assert.deepEqual(c.access, { token: 's3', tokenReads: true, auth: 'digest', sha256: nodeSha256, allowHosts: ['a.lab', 'b.lab'],
+      cors: ['http://x.lab:8000', 'http://y.lab', '*'] });
+    assert.deepEqual(parseOptions([], {}).access, { token: '', tokenReads: false, auth: 'any', sha256: nodeSha256, allowHosts: [], cors: [] });
+    for (const bad of [['--cors'], ['--cors', 'x.lab'], ['--token-reads'], ['--token', 'a b'], ['--allow-host', 'a/b'],
+      ['--auth', 'digest'], ['--token', 't', '--auth', 'basic']]) {
       assert.throws(() => parseOptions(bad, {}), UsageError, bad.join(' '));
     }
   });
 
   it('merges manifest config.http, mcconfig arguments and saved settings, later ones winning', () => {
     const none = (): undefined => undefined;
-    assert.deepEqual(accessFromConfig({ cors: false }, {}, none), { token: '', tokenReads: false, allowHosts: [], cors: [] });
-    const manifest = { token: 'm', allowHosts: ['m.lab'], cors: ['http://m.lab'] };
+    assert.deepEqual(accessFromConfig({ cors: false }, {}, none), { token: '', tokenReads: false, auth: 'any', allowHosts: [], cors: [] });
+    const manifest = { token: 'm', auth: 'digest', allowHosts: ['m.lab'], cors: ['http://m.lab'] };
     assert.deepEqual(accessFromConfig(manifest, { token: 'arg', cors: 'http://a.lab, http://b.lab', tokenReads: 'true' }, none),
-      { token: 'arg', tokenReads: true, allowHosts: ['m.lab'], cors: ['http://a.lab', 'http://b.lab'] });
-    const saved: Record<string, string> = { token: 'saved', hosts: 's.lab,t.lab', reads: '0' };
+      { token: 'arg', tokenReads: true, auth: 'digest', allowHosts: ['m.lab'], cors: ['http://a.lab', 'http://b.lab'] });
+    const saved: Record<string, string> = { token: 'saved', hosts: 's.lab,t.lab', reads: '0', auth: 'any' };
     assert.deepEqual(accessFromConfig(manifest, { tokenReads: 'true' }, (k) => saved[k]),
-      { token: 'saved', tokenReads: false, allowHosts: ['s.lab', 't.lab'], cors: ['http://m.lab'] });
+      { token: 'saved', tokenReads: false, auth: 'any', allowHosts: ['s.lab', 't.lab'], cors: ['http://m.lab'] });
   });
 
   it('the simulator command line wires the token, allowed hosts and CORS origins', async function () {

@@ -1,6 +1,6 @@
 // The web console in real headless Chromium (Debian `chromium`, installed by `make test` when missing)
 // against the simulator's TCP server: set a rail and watch the live chart follow, an error shown next to
-// its field, a bulk capture plotted, the token asked for on 401. Screenshots go to build/console-*.png.
+// its field, a bulk capture plotted, the token asked for on 401 and sent as HTTP Digest. Screenshots go to build/console-*.png.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,6 +8,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import { allRoutes } from '../src/api/route/routes';
+import { nodeSha256 } from '../host-sim/sha256';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.resolve(__dirname, '..', '..', 'build');
@@ -167,28 +168,37 @@ describe('web console in headless Chromium', function () {
     await page.screenshot({ path: path.join(SHOTS, 'console.png') });
   });
 
-  it('asks for the token when the module answers 401 and sends it as a bearer token', async () => {
-    const seen: string[] = [];
-    await page.route('**/api/v1/device/0x*/system/0/hbinterval', async (route) => {
-      const auth = route.request().headers().authorization ?? '';
-      seen.push(auth);
-      if (auth !== 'Bearer s3cret') {
-        return route.fulfill({
-          status: 401, headers: { 'WWW-Authenticate': 'Bearer' }, contentType: 'application/json',
-          body: JSON.stringify({ timestamp: '', request: {}, response: { error: 'aErrPermission', message: 'a token is required' } }),
-        });
-      }
-      return route.fallback();
+  it('asks for the token on 401 and sends it as HTTP Digest to a module that refuses Bearer; the token never goes in clear', async () => {
+    const locked = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8,
+      access: { token: 's3cret', auth: 'digest', sha256: nodeSha256 } });
+    const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const sent: string[] = [];
+    const authorizations: string[] = [];
+    other.on('request', (r) => {
+      sent.push(JSON.stringify(r.headers()) + (r.postData() ?? ''));
+      if (r.headers().authorization) authorizations.push(r.headers().authorization);
     });
-    const row = await opRow(page, 'system', 'hbinterval');
-    await row.getByLabel('system hbinterval', { exact: true }).fill('30');
-    await row.getByRole('button', { name: /^Set / }).click();
-    await page.locator('#tokenForm').waitFor({ state: 'visible' });
-    await page.fill('#token', 's3cret');
-    await page.click('#tokenForm button');
-    await row.locator('.msg', { hasText: 'set = 30' }).waitFor();
-    assert.deepEqual(seen.slice(-2), ['', 'Bearer s3cret']);
-    await page.unroute('**/api/v1/device/0x*/system/0/hbinterval');
+    try {
+      await openConsole(other, locked.port);
+      const row = await opRow(other, 'system', 'hbinterval');
+      await row.getByLabel('system hbinterval', { exact: true }).fill('30');
+      await row.getByRole('button', { name: /^Set / }).click();
+      await other.locator('#tokenForm').waitFor({ state: 'visible' });
+      await other.fill('#token', 's3cret');
+      await other.click('#tokenForm button');
+      await row.locator('.msg', { hasText: 'set = 30' }).waitFor();
+      await row.getByLabel('system hbinterval', { exact: true }).fill('31');
+      await row.getByRole('button', { name: /^Set / }).click();
+      await row.locator('.msg', { hasText: 'set = 31' }).waitFor();
+      assert.ok(authorizations.length >= 2, sent.join('\n'));
+      for (const a of authorizations) assert.match(a, /^Digest username="console", realm="brainstem", .*algorithm=SHA-256, qop=auth, nc=0000000\d/);
+      assert.ok(sent.every((h) => !h.includes('s3cret')), 'the token never crosses the network');
+      const answer = await fetch(`http://127.0.0.1:${locked.port}/api/v1/device/system/0/hbinterval`);
+      assert.equal(((await answer.json()) as { response: { value: number } }).response.value, 31);
+    } finally {
+      await other.close();
+      await locked.close();
+    }
   });
 
   it('reads an operation with a path parameter, within its published range', async () => {

@@ -74,7 +74,8 @@ describe('documentation', () => {
   it('docs/clients.md shows each example file as it is', () => {
     const text = read('docs/clients.md');
     const shown = [...text.matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)^```/gm)];
-    assert.deepEqual(shown.map((m) => m[1]).sort(), ['examples/client.mjs', 'examples/client.py', 'examples/curl.sh']);
+    assert.deepEqual(shown.map((m) => m[1]).sort(), ['examples/client.mjs', 'examples/client.py', 'examples/curl.sh',
+      'examples/token-client.mjs', 'examples/token-client.py', 'examples/token.sh']);
     for (const [, file, body] of shown) assert.equal(body, read(file), `${file} differs from its copy in docs/clients.md`);
   });
 });

@@ -73,3 +73,32 @@ describe('client examples (examples/)', function () {
     assert.equal(r.out, printed.get('client.mjs'), 'client.py prints what client.mjs printed');
   });
 });
+
+describe('client examples with a token, sent as HTTP Digest (examples/token*)', function () {
+  this.timeout(30000);
+  let sim: SimProcess;
+  let device: string;
+  before(async () => {
+    sim = await startSim(['--no-state', '--token', 'lab-secret', '--auth', 'digest']);
+    device = `http://127.0.0.1:${sim.port}`;
+  });
+  after(async () => {
+    await sim.stop();
+  });
+
+  it('token.sh: curl --digest writes; a wrong token is 401', async () => {
+    const r = await run('sh', [path.join(EXAMPLES, 'token.sh')], device);
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.trim().split('\n');
+    assert.deepEqual(JSON.parse(lines[0]).response, { value: 20, rawValue: 20 });
+    assert.equal(lines[1], 'wrong token: HTTP 401');
+  });
+
+  for (const [file, cmd] of [['token-client.mjs', process.execPath], ['token-client.py', 'python3']]) {
+    it(`${file}: two writes, the second on the same nonce`, async () => {
+      const r = await run(cmd, [path.join(EXAMPLES, file)], device);
+      assert.equal(r.code, 0, r.err);
+      assert.equal(r.out, 'hbinterval: 20\nhbinterval: 21\n');
+    });
+  }
+});

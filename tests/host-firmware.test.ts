@@ -25,7 +25,7 @@ describe('host server: a firmware image forwarded to one module', function () {
     exchange(host.port, 'PUT', `/api/v1/device/${SERIAL}/firmware`, body, { 'content-type': 'application/octet-stream', ...headers });
 
   before(async () => {
-    sim = await startSimAt(SERIAL, ['--token', MODULE_TOKEN]);
+    sim = await startSimAt(SERIAL, ['--token', MODULE_TOKEN, '--auth', 'digest']); // the host server must speak Digest to it
     const tokens = path.join(dir, 'tokens');
     fs.writeFileSync(tokens, `* ${MODULE_TOKEN}\n`);
     host = await startHost(['--module', `http://127.0.0.1:${sim.port}`, '--tokens', tokens, '--token', HOST_TOKEN]);

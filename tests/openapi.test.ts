@@ -33,7 +33,8 @@ describe('OpenAPI document', function () {
   it('declares the details third-party tools need', () => {
     const doc = JSON.parse(stored(SIM_DOCUMENT));
     assert.equal(doc.jsonSchemaDialect, 'https://json-schema.org/draft/2020-12/schema');
-    assert.deepEqual(doc.security, [{}, { bearer: [] }]);
+    assert.deepEqual(doc.security, [{}, { digest: [] }, { bearer: [] }], 'open, or the token as HTTP Digest, or as Bearer');
+    assert.equal(doc.components.securitySchemes.digest.scheme, 'digest');
     assert.equal(doc.components.securitySchemes.bearer.scheme, 'bearer');
     assert.ok(doc.paths[`/api/v1/device/{serial}/userconfig/{index}/saveentitytostore/{command}/{entityIndex}`]);
     const vs = doc.paths['/api/v1/device/{serial}/rail/{index}/voltagesetpoint'];

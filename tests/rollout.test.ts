@@ -37,7 +37,7 @@ describe('host server: a firmware rollout across 8 simulated modules', function 
     fs.writeFileSync(good, image({ version: '2.12.0', size: 50000 }));
     fs.writeFileSync(dead, image({ version: '2.13.0', size: 50000, neverStarts: true }));
     sims = await Promise.all([
-      startSimAt(serial(0), ['--devices', '7', '--token', MODULE_TOKEN]),
+      startSimAt(serial(0), ['--devices', '7', '--token', MODULE_TOKEN, '--auth', 'digest']), // Digest only: the rollout must speak it
       startSimAt(ODD, ['--profile', 'usbhub3p', '--token', MODULE_TOKEN]),
     ]);
     const tokens = path.join(dir, 'tokens');

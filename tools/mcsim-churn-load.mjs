@@ -12,8 +12,10 @@
 // --update FILE (with --mixed) streams that firmware image (tools/esp32-app-image.mjs) to PUT
 // /api/v1/device/firmware over and over while the rest runs, each time with a second update sent while
 // it streams (the module must refuse it, 503): a budget build carries the ESP32's update path on
-// desktop stand-ins (budget/module-features.json). Build it with a token (MCCONFIG_ARGS="token=T") and
-// pass --token T: every write then carries it.
+// desktop stand-ins (budget/module-features.json). Build it with a token (MCCONFIG_ARGS="token=T", and
+// "auth=digest" to refuse Bearer) and pass --token T: every write then carries it as HTTP Digest, as the
+// host server sends it (host-server/module-auth.ts, built by `make build`; a nonce shared by every
+// client, each write its own count), or with --bearer as `Authorization: Bearer T`.
 // --hold N opens N keep-alive connections, sends one GET on each and holds them for --seconds (5):
 // what a connection costs.
 //
@@ -22,18 +24,19 @@
 //
 //   node tools/mcsim-churn-load.mjs [--port 8080] [--pairs 40] [--fetches 10]
 //   node tools/mcsim-churn-load.mjs --mixed [--seconds 120] [--keepalive 2]
-//   node tools/mcsim-churn-load.mjs --mixed --update /tmp/app.bin --token T
+//   node tools/mcsim-churn-load.mjs --mixed --update /tmp/app.bin --token T [--bearer]
 //   node tools/mcsim-churn-load.mjs --hold 4 [--seconds 5]
 
 import * as http from 'node:http';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '8080' }, pairs: { type: 'string', default: '40' },
   fetches: { type: 'string', default: '10' }, seconds: { type: 'string' }, mixed: { type: 'boolean', default: false },
   keepalive: { type: 'string' }, events: { type: 'boolean' }, hold: { type: 'string', default: '0' },
-  update: { type: 'string' }, token: { type: 'string' } } });
+  update: { type: 'string' }, token: { type: 'string' }, bearer: { type: 'boolean', default: false } } });
 const [PORT, PAIRS, FETCHES, HOLD] = [values.port, values.pairs, values.fetches, values.hold].map(Number);
 const SECONDS = Number(values.seconds ?? (values.mixed ? 120 : HOLD ? 5 : 0));
 const KEEPALIVE = Number(values.keepalive ?? (values.mixed ? 2 : 0));
@@ -45,14 +48,25 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let end = Infinity; // with --seconds: when every client stops
 const running = () => Date.now() < end;
 
-/** One request (a connection of its own unless `agent`); resolves with its status (0: no answer), body and whether its socket was reused. */
+const { ModuleAuth } = createRequire(import.meta.url)('../build/host-server/module-auth.js');
+const auth = new ModuleAuth();
+
+/** One request with the token when it is a write (HTTP Digest, or Bearer with --bearer). */
 function exchange(method, path, body, agent = false, extra = {}, timeoutMs = 10_000) {
+  if (!values.token || method === 'GET') return exchangeAs(method, path, body, agent, extra, timeoutMs);
+  if (values.bearer) return exchangeAs(method, path, body, agent, { authorization: `Bearer ${values.token}`, ...extra }, timeoutMs);
+  return auth.send(values.token, method, path, body ? body.length : 0, (authorization, empty) =>
+    exchangeAs(method, path, empty ? Buffer.alloc(0) : body, agent, authorization ? { ...extra, authorization } : extra, timeoutMs));
+}
+
+/** One request (a connection of its own unless `agent`); resolves with its status (0: no answer), headers, body and whether its socket was reused. */
+function exchangeAs(method, path, body, agent, extra, timeoutMs) {
   return new Promise((resolve) => {
-    const headers = { host: '127.0.0.1', ...(values.token && method !== 'GET' ? { authorization: `Bearer ${values.token}` } : {}), ...extra };
+    const headers = { host: '127.0.0.1', ...extra };
     const req = http.request({ host: '127.0.0.1', port: PORT, method, path, agent, headers }, (res) => {
       const parts = [];
       res.on('data', (d) => parts.push(d));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(parts).toString() }));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts).toString() }));
       res.on('error', () => resolve({ status: 0, body: '', reused: req.reusedSocket }));
     });
     req.setTimeout(timeoutMs, () => req.destroy());

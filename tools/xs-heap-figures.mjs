@@ -6,7 +6,8 @@
 // one answered request allocates (median growth between collections); and what a connection holds
 // while it streams GET /metrics or the device description, stopped where a module's socket is full.
 //
-// Then the same for the device server on the fake ECMA-419 sockets (tests/xs/device-entry.ts).
+// Then the same for the device server on the fake ECMA-419 sockets (tests/xs/device-entry.ts), and
+// what an authenticated PUT costs with Bearer and with HTTP Digest (tests/xs/auth-cost.ts).
 //
 //   make build && node tools/xs-heap-figures.mjs
 
@@ -21,6 +22,7 @@ if (!fs.existsSync(path.join(built, 'xsnap-worker.js'))) {
 }
 const { XsnapWorker } = requireBuilt(path.join(built, 'xsnap-worker.js'));
 const { bundleForXs } = requireBuilt(path.join(built, 'bundle.js'));
+const { authCosts } = requireBuilt(path.join(built, 'auth-cost.js'));
 
 export async function heapFigures() {
   const worker = new XsnapWorker({ name: 'xs-heap-figures' });
@@ -111,4 +113,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`  one socket refused 503, its answer waiting:    ${d.refused} slots`);
   console.log(`  one refusal allocates:                         ${d.refusal} slots`);
   console.log(`  one idle keep-alive connection holds:          ${d.idle} slots`);
+  const a = await authCosts(ROOT, 200);
+  console.log(`An authenticated PUT (system/0/hbinterval, a token set; xsnap medians, SHA-256 a native call):`);
+  console.log(`  with Bearer:      ${a.bearer.compute} computrons, ${a.bearer.slots} slots allocated`);
+  console.log(`  with HTTP Digest: ${a.digest.compute} computrons, ${a.digest.slots} slots allocated`);
+  console.log(`    of which the SHA-256 stand-in's calls (4 hashes, 13 writes): ${a.standIn.compute} computrons, ${a.standIn.slots} slots`);
 }

@@ -1,6 +1,7 @@
 'use strict';
-// The module console, first of three scripts inlined in this order (console.js, live.js, entities.js):
-// shared helpers, the token form and the API calls. Plain DOM, no framework, same origin only.
+// The module console, second of four scripts inlined in this order (digest.js, console.js, live.js,
+// entities.js): shared helpers, the token form and the API calls. Plain DOM, no framework, same origin
+// only. The token goes as HTTP Digest (digest.js), never in clear.
 
 const $ = (id) => document.getElementById(id);
 const RANGES = { u8: [0, 255], i8: [-128, 127], u16: [0, 65535], i16: [-32768, 32767], u32: [0, 4294967295], i32: [-2147483648, 2147483647] };
@@ -15,6 +16,7 @@ const POINTS = 300; // points kept per live chart
 let base = '';           // /api/v1/device/{serial}/
 let token = localStorage.getItem('token') || '';
 let tokenWaiters = [];
+let challenge = null;    // the module's last Digest challenge (its nonce and the count used)
 const watched = new Map(); // key -> { unit, values: [], el }
 const rows = [];           // CSV: [timestamp, ...values in watched order]
 let stream = null;         // AbortController of the open event stream
@@ -69,10 +71,22 @@ $('tokenForm').addEventListener('submit', (ev) => {
   for (const w of waiting) w();
 });
 
-function headers(extra) {
+// Request init for `method` on `url` (path and query): the token as Digest once a nonce is known. No
+// credentials of the browser's own: a 401 then never opens its login prompt.
+function request(method, url, extra) {
   const h = Object.assign({}, extra);
-  if (token) h.Authorization = 'Bearer ' + token;
-  return h;
+  if (token && challenge) h.Authorization = digestAuthorization(challenge, token, method, url);
+  return { method, headers: h, cache: 'no-store', credentials: 'omit' };
+}
+
+// A 401: true when it is worth sending again at once (a first or stale nonce, the token known);
+// otherwise the token form, then again.
+async function refused(r, why) {
+  const sentDigest = !!(token && challenge);
+  const c = digestChallenge(r.headers.get('WWW-Authenticate'));
+  if (c) challenge = c;
+  if (token && c && (!sentDigest || c.stale)) return;
+  await askToken(token ? 'The token was refused; enter the right one.' : why);
 }
 
 // One API call at a time (a module serves 4 connections; the event stream holds one of them):
@@ -86,11 +100,12 @@ function call(method, path, value, raw) {
 
 async function send(method, path, value, raw) {
   for (;;) {
-    const init = { method, headers: headers(method === 'PUT' ? { 'Content-Type': 'application/json' } : {}), cache: 'no-store' };
+    const url = path.startsWith('/') ? path : base + path;
+    const init = request(method, url, method === 'PUT' ? { 'Content-Type': 'application/json' } : {});
     if (method === 'PUT') init.body = JSON.stringify({ value });
-    const r = await fetch(path.startsWith('/') ? path : base + path, init);
+    const r = await fetch(url, init);
     if (r.status === 401) {
-      await askToken(token ? 'The token was refused; enter the right one.' : 'This module needs a token for changes.');
+      await refused(r, 'This module needs a token for changes.');
       continue;
     }
     if (raw && r.ok) return new Uint8Array(await r.arrayBuffer());

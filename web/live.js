@@ -27,9 +27,9 @@ async function restartStream() {
   stream = ctrl;
   const url = base + 'events?watch=' + [...watched.keys()].join(',') + '&interval=' + ($('interval').value || 1000);
   try {
-    const r = await fetch(url, { headers: headers({ Accept: 'text/event-stream' }), signal: ctrl.signal, cache: 'no-store' });
-    if (r.status === 401) { // reads closed by the operator: ask, then start again
-      await askToken('This module needs a token to read values.');
+    const r = await fetch(url, Object.assign(request('GET', url, { Accept: 'text/event-stream' }), { signal: ctrl.signal }));
+    if (r.status === 401) { // reads closed by the operator: the token (asked for if need be), then start again
+      await refused(r, 'This module needs a token to read values.');
       if (stream === ctrl) restartStream();
       return;
     }

@@ -45,6 +45,13 @@ export class RestartLog {
     }
   }
 
+  /** Starts counted, whatever their cause: a number no earlier boot had (the nonces' secret mixes it in). */
+  boots(): number {
+    let n = 0;
+    for (const cause of RESTART_CAUSES) n += this.count(cause);
+    return n;
+  }
+
   /** A restart the firmware asks for next ("reset" or "update"): noted, so the next boot tells it from a crash. */
   expect(cause: 'reset' | 'update'): void {
     try { this.prefs.set(DOMAIN, NOTE, cause); } catch { /* counted as a crash */ }

@@ -22,6 +22,7 @@ import { ClockSync } from './clock-sync';
 import { WrapSafeTicks } from './ticks';
 import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import type { AccessOptions } from '../api/access/access';
+import { deviceSha256 } from '../../hal/device/sha256';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
 import { Announcer } from './announce';
@@ -106,7 +107,10 @@ export class App implements NetworkWatcher, RequestHandler {
     const codec = (this.codec = standardTextCodec());
     const access = (this.access = accessFromConfig((config.http ?? {}) as ConfigSource, config as ConfigSource,
       (key) => options.preferences.get(ACCESS_DOMAIN, key)));
-    this.api = new Api([device], { ...access, codec, ticks, openapi: deviceOpenApi(), consoleGzip: deviceConsolePage() });
+    // HTTP Digest hashes with crypt's Digest; its nonces' secret mixes in the boot count, since Math.random
+    // repeats from one boot to the next where rand() is never seeded (xs/platforms/pico/xsHost.h:337).
+    this.api = new Api([device], { ...access, codec, ticks, sha256: deviceSha256, bootId: String(device.restarts.boots()),
+      openapi: deviceOpenApi(), consoleGzip: deviceConsolePage() });
     this.network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password) });
   }
 

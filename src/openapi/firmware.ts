@@ -36,7 +36,8 @@ export function firmwarePaths(errors: Schema): Schema {
         description: 'Needs a token (none set on the module: 403). The image (`make firmware-image` for the simulator; the app ' +
           'binary on an ESP32) goes with Content-Length and `Content-Digest: sha-256=:<base64>:` (RFC 9530). A digest that does not ' +
           'match, a body cut short or an image for another board: 400 aErrParam, the running firmware unchanged. A second update ' +
-          'while one is under way: 503 aErrBusy. A board that cannot update (Pico W, desktop host): 501 aErrUnimplemented.',
+          'while one is under way: 503 aErrBusy. A board that cannot update (Pico W, desktop host): 501 aErrUnimplemented. With HTTP ' +
+          'Digest the credential covers the method and target, not the body: Content-Digest is what binds the image.',
         parameters: [{ name: 'Content-Digest', in: 'header', required: true, schema: { type: 'string', pattern: '^.*sha-256=:[A-Za-z0-9+/]{43}=:.*$' }, example: 'sha-256=:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=:' }],
         requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
         responses: {
@@ -44,7 +45,7 @@ export function firmwarePaths(errors: Schema): Schema {
           411: { description: 'no Content-Length (a chunked body)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
           ...errors,
         },
-        security: [{ bearer: [] }],
+        security: [{ digest: [] }, { bearer: [] }],
       },
     },
   };

@@ -16,7 +16,7 @@ const BASE = '/api/v1/device/{serial}';
 /** Error statuses every operation can answer (docs/api.md §Answers, §HTTP limits, §Access control). */
 const ERROR_STATUSES: readonly (readonly [string, string])[] = [
   ['400', 'aErrParse, aErrParam, aErrRange, aErrSize: a malformed or out-of-range request'],
-  ['401', 'aErrPermission: the bearer credential is missing or wrong'],
+  ['401', 'aErrPermission: the token (HTTP Digest, or Bearer where taken) is missing or wrong, or the Digest nonce is stale'],
   ['403', 'aErrPermission: refused by the host or cross-site check'],
   ['404', 'aErrNotFound, aErrInvalidEntity, aErrIndexRange, aErrInvalidOption: no such device, entity, index or operation'],
   ['405', 'aErrInvalidOption: the method is not offered here (see Allow)'],
@@ -188,7 +188,11 @@ function components(): Schema {
       serial: pathParam('serial', { type: 'string', pattern: '^(0[xX])?[0-9a-fA-F]{1,8}$' }, 'the module serial number, 8 hex digits, 0x optional (a module with one device also answers without it)'),
       index: pathParam('index', { type: 'integer', minimum: 0 }, 'the entity instance, below its count'),
     },
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'optional: required for PUTs and actions when the operator set a token' } },
+    securitySchemes: {
+      digest: { type: 'http', scheme: 'digest', description: 'HTTP Digest (RFC 7616): SHA-256, qop=auth, realm "brainstem", the token as the password, any ' +
+        'user name; required for PUTs and actions when the operator set a token. A nonce is good for 5 minutes, each nc once (a replay is 401 stale=true)' },
+      bearer: { type: 'http', scheme: 'bearer', description: 'the token in clear: taken unless the operator refuses it (auth "digest")' },
+    },
   };
 }
 
@@ -210,7 +214,7 @@ export function openApiDocument(version: string, source: BoundsSource): Schema {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],
-    security: [{}, { bearer: [] }],
+    security: [{}, { digest: [] }, { bearer: [] }],
     paths: { ...sitePaths(), ...eventPaths(errorResponses()), ...firmwarePaths(errorResponses()), ...metricsPaths(), ...routePaths(source) },
     components: components(),
   };

@@ -87,7 +87,8 @@ export const Update = {
 export class Digest {
   private readonly h = createHash('sha256');
   constructor(type: string) { if (type !== 'SHA256') throw new Error('unsupported'); }
-  write(data: ArrayBuffer | Uint8Array): void { this.h.update(data instanceof ArrayBuffer ? new Uint8Array(data) : data); }
+  /** A string is written as its bytes (UTF-8 in XS), a buffer or view as its bytes (modules/crypt/digest/modCrypt.c:184-189). */
+  write(data: string | ArrayBuffer | Uint8Array): void { this.h.update(data instanceof ArrayBuffer ? new Uint8Array(data) : data); }
   close(): ArrayBuffer { const d = this.h.digest(); return d.buffer.slice(d.byteOffset, d.byteOffset + d.byteLength); }
 }
 

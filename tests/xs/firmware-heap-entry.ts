@@ -16,6 +16,7 @@ import { Api } from '../../src/api/api';
 import type { FirmwareHal, ModuleHal } from '../../hal/types';
 import { standardTextCodec } from '../../util/text';
 import { latin1Bytes } from './script-format';
+import { xsSha256 } from './xs-sha256';
 
 export const IMAGE_BYTES = 1024 * 1024;
 const DIGEST = new Uint8Array(32).fill(7);
@@ -54,7 +55,7 @@ let conns: Connection[] = [];
 
 function setUp(): void {
   const codec = standardTextCodec();
-  api = new Api([device], { codec, token: 't0ken' });
+  api = new Api([device], { codec, token: 't0ken', sha256: xsSha256 });
   const response = new HttpResponse();
   conns = [];
   for (let i = 0; i < 4; i++) {

@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { sha256Service } from './sha256-service';
 
 export interface XsMeter {
   /** Computrons used by the request (xsnap's `compute`). */
@@ -43,7 +44,7 @@ export interface XsnapWorkerOptions {
   bin?: string;
   /** Per-request timeout in ms (default 30 s). */
   timeoutMs?: number;
-  /** Answer for commands the worker issues to the parent. */
+  /** Answer for commands the worker issues to the parent (default: sha256Service, for tests/xs/xs-sha256.ts). */
   onWorkerCommand?: (bytes: Uint8Array) => Uint8Array;
   /** Where the worker's stdout/stderr go ('inherit' shows XS `print` output). */
   stdio?: 'inherit' | 'ignore';
@@ -132,7 +133,7 @@ export class XsnapWorker {
       bin: options.bin ?? defaultWorkerPath(),
       timeoutMs: options.timeoutMs ?? 30_000,
       stdio: options.stdio ?? 'inherit',
-      onWorkerCommand: options.onWorkerCommand,
+      onWorkerCommand: options.onWorkerCommand ?? sha256Service(),
     };
     if (this.opts.name.startsWith('-')) throw new Error('worker name cannot start with "-"');
   }

@@ -7,7 +7,7 @@
 
 import Flash, { type Flash as Partition } from 'embedded:storage/flash';
 import Update from 'embedded:update';
-import { Digest } from 'crypt';
+import { deviceSha256 } from '../sha256';
 import OtaState from 'ota-state';
 import { ApiError, aErrIO, aErrParam, aErrUnimplemented } from '../../kit/errors';
 import { checkAppImage, DESCRIPTOR_END } from './app-image';
@@ -128,8 +128,7 @@ export class Esp32Firmware implements FirmwareHal {
   }
 
   sha256(): Sha256 {
-    const d = new Digest('SHA256');
-    return { write: (b) => d.write(b as unknown as ArrayBuffer), close: () => new Uint8Array(d.close()) };
+    return deviceSha256();
   }
 
   /** A request has been answered: a firmware on trial confirms itself (ESP-IDF cancels the rollback). */

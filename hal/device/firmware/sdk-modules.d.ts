@@ -27,7 +27,7 @@ declare module 'embedded:update' {
 declare module 'crypt' {
   export class Digest {
     constructor(type: 'SHA256');
-    write(message: string | ArrayBuffer): void;
+    write(message: string | ArrayBuffer | ArrayBufferView): void; // a string as its UTF-8 bytes (modCrypt.c:184-186)
     close(): ArrayBuffer;
   }
 }

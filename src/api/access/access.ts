@@ -1,20 +1,28 @@
 // Access control (docs/api.md §Access control), shared by the simulator and the module: the Host
 // check against DNS rebinding, cross-site refusal of PUTs and actions, CORS by a list of origins, and
-// an optional bearer token with a lockout after repeated wrong tokens from one address.
-// One AccessControl per Api; its only mutable state is the small fixed lockout table.
+// an optional token, sent as HTTP Digest (src/api/access/digest-auth.ts) or, unless the operator
+// refuses it, as a bearer token, with a lockout after repeated wrong tokens or digests from one address.
+// One AccessControl per Api; its only mutable state is the small fixed lockout and nonce tables.
 
 import { ApiError, aErrPermission } from '../../../hal/kit/errors';
 import { HOST_ALWAYS, HOST_REFUSED, hostStanding, sameName } from './host-check';
 import { LockoutTable, LOCKOUT_MS } from './lockout';
+import { DigestAuth, DIGEST_OK, DIGEST_STALE, DIGEST_WRONG } from './digest-auth';
 import { ACCESS_ACT, ACCESS_OPEN, ACCESS_UPDATE } from './doors';
 import type { HttpRequest } from '../../http/request';
-import type { ModuleHal } from '../../../hal/types';
+import type { ModuleHal, Sha256 } from '../../../hal/types';
 
 export interface AccessOptions {
   /** Bearer token required for PUTs and actions ('' or absent: none). Never echoed by any answer. */
   token?: string;
   /** Require the token for reads (GET, HEAD) too. */
   tokenReads?: boolean;
+  /** 'digest': the token only as HTTP Digest, Bearer refused; 'any' (the default): Digest or Bearer. */
+  auth?: string;
+  /** SHA-256 for Digest (crypt's Digest on a module, node:crypto in the simulator); needed when a token is set. */
+  sha256?: () => Sha256;
+  /** Differs from one start to the next (a module's restart count): mixed into the nonces' secret. */
+  bootId?: string;
   /** Host names accepted besides IP literals, `localhost` and the modules' hostnames. */
   allowHosts?: readonly string[];
   /** Origins allowed by CORS (`*`: any, only when given explicitly). Empty: CORS off. */
@@ -24,8 +32,11 @@ export interface AccessOptions {
 }
 
 const BEARER = 'bearer ';
+const DIGEST = 'digest ';
 const CHALLENGE = 'WWW-Authenticate: Bearer\r\n';
 const CHALLENGE_INVALID = 'WWW-Authenticate: Bearer error="invalid_token"\r\n';
+/** The values of AccessOptions.auth. */
+export const AUTH_MODES = Object.freeze(['any', 'digest']);
 const PREFLIGHT = '\r\nAccess-Control-Allow-Headers: Authorization, Content-Type\r\nAccess-Control-Max-Age: 600\r\n';
 
 /**
@@ -39,6 +50,11 @@ export function constantTimeEquals(given: string, start: number, secret: string)
     diff |= secret.charCodeAt(i) ^ (given.charCodeAt(start + i) | 0);
   }
   return diff === 0;
+}
+
+/** `text` starts with `prefix` (lower case) in any ASCII case. */
+function startsWith(text: string, prefix: string): boolean {
+  return text.length >= prefix.length && sameName(text, prefix.length, prefix);
 }
 
 function lowerAll(list: readonly string[] | undefined): readonly string[] {
@@ -60,6 +76,9 @@ export class AccessControl {
   private readonly anyOrigin: boolean;
   private readonly ticks: () => number;
   private readonly lockout = new LockoutTable();
+  /** Digest credentials (null without a token); `digestOnly`: Bearer refused. */
+  private readonly digest: DigestAuth | null;
+  private readonly digestOnly: boolean;
   /** The names the modules announced (lower case, '' for none), by module index. */
   private readonly announced: string[] = [];
   /** The last Host found HOST_ALWAYS (every request of a client repeats it): checked by one compare. */
@@ -72,6 +91,11 @@ export class AccessControl {
     this.origins = lowerAll(options?.cors);
     this.anyOrigin = this.origins.indexOf('*') >= 0;
     this.ticks = options?.ticks ?? Date.now;
+    const auth = options?.auth ?? 'any';
+    if (AUTH_MODES.indexOf(auth) < 0) throw new Error(`auth is one of ${AUTH_MODES.join(', ')}, not '${auth}'`);
+    this.digestOnly = auth === 'digest';
+    if (this.token !== '' && !options?.sha256) throw new Error('a token needs options.sha256: the token is sent as HTTP Digest');
+    this.digest = this.token !== '' ? new DigestAuth(this.token, options!.sha256!, options?.bootId ?? '') : null;
   }
 
   /** Module `index` announced itself as `name` ('' when withdrawn). */
@@ -100,7 +124,7 @@ export class AccessControl {
     if (access === ACCESS_OPEN) return;
     if (access === ACCESS_UPDATE && this.token === '') {
       throw new ApiError(aErrPermission, 'a firmware update needs a token: set one (simulator, host server: --token; module: ' +
-        'config.http.token in its manifest, or mcconfig token=...) and send it as Authorization: Bearer <token>');
+        'config.http.token in its manifest, or mcconfig token=...) and send it as the password of HTTP Digest');
     }
     this.authorize(req, access === ACCESS_ACT || access === ACCESS_UPDATE, res);
   }
@@ -119,16 +143,30 @@ export class AccessControl {
       throw new ApiError(aErrPermission, 'too many wrong tokens from this address; try again later', 429);
     }
     const auth = req.authorization;
-    if (auth.length < BEARER.length || !sameName(auth, BEARER.length, BEARER)) {
-      res.extraHeaders += CHALLENGE;
-      throw new ApiError(aErrPermission, 'this operation needs Authorization: Bearer <token>', 401);
+    if (startsWith(auth, DIGEST)) {
+      const verdict = this.digest!.check(req.method, req.target, auth, DIGEST.length, now);
+      if (verdict === DIGEST_OK) return this.lockout.clear(req.peer);
+      if (verdict === DIGEST_WRONG) this.lockout.fail(req.peer, now);
+      res.extraHeaders += this.challenges(now, verdict === DIGEST_STALE, false);
+      throw new ApiError(aErrPermission, verdict === DIGEST_WRONG ? 'the digest is not the token\'s' : this.digest!.problem, 401);
+    }
+    if (!startsWith(auth, BEARER) || this.digestOnly) {
+      res.extraHeaders += this.challenges(now, false, false);
+      throw new ApiError(aErrPermission, this.digestOnly ? 'this operation needs the token as HTTP Digest (SHA-256; Bearer is refused here)'
+        : 'this operation needs the token: HTTP Digest (SHA-256) or Authorization: Bearer <token>', 401);
     }
     if (!constantTimeEquals(auth, BEARER.length, this.token)) {
       this.lockout.fail(req.peer, now);
-      res.extraHeaders += CHALLENGE_INVALID;
+      res.extraHeaders += this.challenges(now, false, true);
       throw new ApiError(aErrPermission, 'the bearer token is wrong', 401);
     }
     this.lockout.clear(req.peer);
+  }
+
+  /** The WWW-Authenticate lines of a 401: Digest first (a fresh nonce), then Bearer unless it is refused. */
+  private challenges(now: number, stale: boolean, invalidBearer: boolean): string {
+    const digest = this.digest!.challenge(now, stale);
+    return this.digestOnly ? digest : digest + (invalidBearer ? CHALLENGE_INVALID : CHALLENGE);
   }
 
   /** CORS headers for an answer: only when the request carries an allowed Origin. */
