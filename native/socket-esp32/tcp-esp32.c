@@ -34,5 +34,9 @@ static void lwipRun(void (*fn)(void *), void *ctx)
 	tcpip_api_call(lwipRunIn, &run.call);
 }
 
+/* lwIP's callback setters are plain stores there, made from the XS task as the SDK makes them. */
+static void lwipLock(void) {}
+static void lwipUnlock(void) {}
+
 /* xsID_address xsID_from xsID_nodelay xsID_onError xsID_onReadable xsID_onWritable xsID_port */
 #include "../socket-lwip/tcp-guards.h"

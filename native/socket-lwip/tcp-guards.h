@@ -2,7 +2,8 @@
  * The Moddable SDK's lwIP TCP socket and listener (modules/io/socket/lwip/tcp.c), compiled with the
  * project's guards against pcbs lwIP has freed or never made. The including file defines, first,
  * lwipRun(fn, ctx): fn(ctx) run where lwIP may be called (the Pico W: under the cyw43 lwIP lock; the
- * ESP32: in lwIP's tcpip thread).
+ * ESP32: in lwIP's tcpip thread), and lwipLock() and lwipUnlock() around a callback setter (the Pico W:
+ * that lock; the ESP32: nothing, as the SDK there).
  *
  * - A pcb lwIP freed is never closed again. On a peer's FIN the SDK drops the socket's error callback
  *   but keeps the pcb (tcp.c:549-555, removeTCPCallbacks at :262-271), and a socket accepted but not
@@ -27,6 +28,8 @@ static void guardedSetErr(struct tcp_pcb *pcb, tcp_err_fn fn);
 static void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn);
 
 #undef tcp_close_safe
+#undef tcp_err
+#undef tcp_accept
 #define tcp_close_safe(pcb) guardedClose(&(pcb))
 #define tcp_err(pcb, fn) guardedSetErr(pcb, fn)
 #define tcp_accept(pcb, fn) guardedSetAccept(pcb, fn)
@@ -69,8 +72,11 @@ void guardedClose(struct tcp_pcb **slot)
 /* The SDK drops the error callback after a FIN; it is kept here until guardedCloseIn drops it. */
 void guardedSetErr(struct tcp_pcb *pcb, tcp_err_fn fn)
 {
-	if (fn)
-		tcp_err(pcb, fn);
+	if (!fn)
+		return;
+	lwipLock();
+	tcp_err(pcb, fn);
+	lwipUnlock();
 }
 
 /* lwIP freed a pending (accepted, not yet read) pcb: its record stays queued, marked dead. */
@@ -118,7 +124,9 @@ static err_t guardedAccept(void *arg, struct tcp_pcb *skt, err_t err)
 
 void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn)
 {
+	lwipLock();
 	tcp_accept(pcb, fn ? guardedAccept : NULL);
+	lwipUnlock();
 }
 
 struct PendingTake {

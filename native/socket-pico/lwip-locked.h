@@ -3,8 +3,9 @@
  * The Pico W build runs lwIP's input in a low-priority interrupt (PICO_CYW43_ARCH_THREADSAFE_BACKGROUND,
  * pico_async_context/async_context_threadsafe_background.c:289-303), and on every chip but the ESP32
  * modules/network/socket/lwip/modLwipSafe.h:26-47 makes each *_safe call the bare lwIP call. Here each
- * is made between cyw43_arch_lwip_begin() and cyw43_arch_lwip_end(), a recursive lock, so the same
- * calls from lwIP's own callbacks (already under it) are fine. Included by the project's copies of the
+ * is made between cyw43_arch_lwip_begin() and cyw43_arch_lwip_end(), and so is each callback setter the
+ * SDK calls bare. The lock is recursive and its owner is the core, so the same calls from lwIP's own
+ * callbacks (in the interrupt, already under it) take it again at once. Included by the project's copies of the
  * SDK's sockets (tcp-locked.c, udp-locked.c, socket-locked.c) before the SDK's file.
  */
 
@@ -23,6 +24,38 @@ static inline void lwipRun(void (*fn)(void *), void *ctx)
 {
 	cyw43_arch_lwip_begin();
 	fn(ctx);
+	cyw43_arch_lwip_end();
+}
+
+static inline void lwipLock(void) { cyw43_arch_lwip_begin(); }
+static inline void lwipUnlock(void) { cyw43_arch_lwip_end(); }
+
+/* The callback setters the SDK calls bare from the main loop too (tcp.c:217-228, 262-271; udp.c:125). */
+static inline void lockedTcpArg(struct tcp_pcb *pcb, void *arg)
+{
+	cyw43_arch_lwip_begin();
+	tcp_arg(pcb, arg);
+	cyw43_arch_lwip_end();
+}
+
+static inline void lockedTcpRecv(struct tcp_pcb *pcb, tcp_recv_fn recv)
+{
+	cyw43_arch_lwip_begin();
+	tcp_recv(pcb, recv);
+	cyw43_arch_lwip_end();
+}
+
+static inline void lockedTcpSent(struct tcp_pcb *pcb, tcp_sent_fn sent)
+{
+	cyw43_arch_lwip_begin();
+	tcp_sent(pcb, sent);
+	cyw43_arch_lwip_end();
+}
+
+static inline void lockedUdpRecv(struct udp_pcb *pcb, udp_recv_fn recv, void *arg)
+{
+	cyw43_arch_lwip_begin();
+	udp_recv(pcb, recv, arg);
 	cyw43_arch_lwip_end();
 }
 
@@ -172,5 +205,9 @@ static inline err_t lockedDnsGethostbyname(const char *name, ip_addr_t *address,
 #define udp_remove_safe lockedUdpRemove
 #define udp_sendto_safe lockedUdpSendto
 #define dns_gethostbyname_safe lockedDnsGethostbyname
+#define tcp_arg lockedTcpArg
+#define tcp_recv lockedTcpRecv
+#define tcp_sent lockedTcpSent
+#define udp_recv lockedUdpRecv
 
 #endif

@@ -116,11 +116,11 @@ err_t tcp_connect(struct tcp_pcb *pcb, const ip_addr_t *address, u16_t port, tcp
 	return ERR_VAL;
 }
 
-void tcp_arg(struct tcp_pcb *pcb, void *arg) { if (pcb && !freed(pcb)) pcb->callback_arg = arg; }
-void tcp_recv(struct tcp_pcb *pcb, tcp_recv_fn recv) { if (pcb && !freed(pcb)) pcb->recv = recv; }
-void tcp_sent(struct tcp_pcb *pcb, tcp_sent_fn sent) { if (pcb && !freed(pcb)) pcb->sent = sent; }
-void tcp_err(struct tcp_pcb *pcb, tcp_err_fn err) { if (pcb && !freed(pcb)) pcb->errf = err; }
-void tcp_accept(struct tcp_pcb *pcb, tcp_accept_fn accept) { if (pcb && !freed(pcb)) pcb->accept = accept; }
+void tcp_arg(struct tcp_pcb *pcb, void *arg) { locked("tcp_arg"); if (pcb && !freed(pcb)) pcb->callback_arg = arg; }
+void tcp_recv(struct tcp_pcb *pcb, tcp_recv_fn recv) { locked("tcp_recv"); if (pcb && !freed(pcb)) pcb->recv = recv; }
+void tcp_sent(struct tcp_pcb *pcb, tcp_sent_fn sent) { locked("tcp_sent"); if (pcb && !freed(pcb)) pcb->sent = sent; }
+void tcp_err(struct tcp_pcb *pcb, tcp_err_fn err) { locked("tcp_err"); if (pcb && !freed(pcb)) pcb->errf = err; }
+void tcp_accept(struct tcp_pcb *pcb, tcp_accept_fn accept) { locked("tcp_accept"); if (pcb && !freed(pcb)) pcb->accept = accept; }
 
 /* tcp_close -> tcp_close_shutdown (tcp.c:340-420). */
 err_t tcp_close(struct tcp_pcb *pcb)
@@ -272,7 +272,7 @@ static struct udp_pcb udpPcb;
 struct udp_pcb *udp_new(void) { locked("udp_new"); memset(&udpPcb, 0, sizeof(udpPcb)); udpPcb.inUse = 1; return fakeLastUdp = &udpPcb; }
 err_t udp_bind(struct udp_pcb *pcb, const ip_addr_t *address, u16_t port) { locked("udp_bind"); return ERR_OK; }
 void udp_remove(struct udp_pcb *pcb) { locked("udp_remove"); pcb->inUse = 0; }
-void udp_recv(struct udp_pcb *pcb, udp_recv_fn recv, void *arg) { pcb->recv = recv; pcb->recv_arg = arg; }
+void udp_recv(struct udp_pcb *pcb, udp_recv_fn recv, void *arg) { locked("udp_recv"); pcb->recv = recv; pcb->recv_arg = arg; }
 err_t udp_sendto(struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *to, u16_t port) { locked("udp_sendto"); return ERR_OK; }
 
 void fakeUdpPacket(struct udp_pcb *pcb, int bytes)
