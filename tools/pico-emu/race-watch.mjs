@@ -19,6 +19,8 @@ const LWIP_PURE = /^(ip4_addr|pbuf_(copy_partial|get_at|try_get_at|clen|memcmp|m
 /** Where the lock's recursive_mutex_t sits in the context, and its enter_count in it (pico/mutex.h). */
 const LOCK_MUTEX = 48;
 const ENTER_COUNT = 5;
+const FLASH = 0x10000000;
+const FLASH_SIZE = 0x200000;
 
 function symbols(elf) {
   const map = new Map();
@@ -38,7 +40,11 @@ function addresses(elf) {
     if (LWIP.test(name) && !LWIP_PURE.test(name) && addr >= 0x10000000 && addr < 0x20042000 && !entries.has(addr & ~1)) entries.set(addr & ~1, ['lwip', name]);
   }
   const context = syms.get('cyw43_async_context_threadsafe_background');
-  return { entries, lockAt: (syms.get('__malloc_lock') ?? 0) & ~1, unlockAt: (syms.get('__malloc_unlock') ?? 0) & ~1, mutex: context && context + LOCK_MUTEX };
+  const marked = new Uint8Array(FLASH_SIZE >>> 1);
+  for (const addr of [...entries.keys(), syms.get('__malloc_lock') ?? 0, syms.get('__malloc_unlock') ?? 0]) {
+    if (addr >= FLASH && addr < FLASH + FLASH_SIZE) marked[((addr & ~1) - FLASH) >>> 1] = 1;
+  }
+  return { entries, marked, lockAt: (syms.get('__malloc_lock') ?? 0) & ~1, unlockAt: (syms.get('__malloc_unlock') ?? 0) & ~1, mutex: context && context + LOCK_MUTEX };
 }
 
 /** newlib's heap work per context (IPSR): between __malloc_lock's return and the call of __malloc_unlock. */
@@ -46,6 +52,8 @@ function heapTracker(core, a) {
   const inHeap = new Map();
   const returns = []; // [context, address] of __malloc_lock calls not yet returned
   return {
+    /** A __malloc_lock call has not returned yet: every instruction is looked at until it does. */
+    get pending() { return returns.length > 0; },
     step(pc, ctx) {
       const last = returns[returns.length - 1];
       if (last && last[1] === pc && last[0] === ctx) {
@@ -104,10 +112,14 @@ export function watchRaces(elf, stamp) {
     const execute = core.executeInstruction.bind(core);
     core.executeInstruction = () => {
       const pc = core.PC;
-      const ctx = core.IPSR;
-      heap.step(pc, ctx);
-      const entry = a.entries.get(pc);
-      if (entry) check(pc, ctx, entry);
+      // one typed-array read for code in flash; the Map for the few entries elsewhere (RAM)
+      const hit = pc >= FLASH && pc < FLASH + FLASH_SIZE ? a.marked[(pc - FLASH) >>> 1] : a.entries.has(pc);
+      if (hit || heap.pending) {
+        const ctx = core.IPSR;
+        heap.step(pc, ctx);
+        const entry = a.entries.get(pc);
+        if (entry) check(pc, ctx, entry);
+      }
       return execute();
     };
   };
