@@ -19,140 +19,40 @@
 #include "modLwipSafe.h"	/* its guard keeps the SDK's file from defining the macros again */
 #include "pico/cyw43_arch.h"
 
-/* Runs fn(ctx) where lwIP may be called: under the lock. */
-static inline void lwipRun(void (*fn)(void *), void *ctx)
-{
-	cyw43_arch_lwip_begin();
-	fn(ctx);
-	cyw43_arch_lwip_end();
-}
+/* The value of `expression`, worked out under the lock (a GNU statement expression, as pico-sdk uses). */
+#define LOCKED(type, expression) ({ cyw43_arch_lwip_begin(); type value_ = (expression); cyw43_arch_lwip_end(); value_; })
+/* `statement`, under the lock. */
+#define LOCKED_DO(statement) do { cyw43_arch_lwip_begin(); statement; cyw43_arch_lwip_end(); } while (0)
 
+/* Runs fn(ctx) where lwIP may be called: under the lock. */
+static inline void lwipRun(void (*fn)(void *), void *ctx) { LOCKED_DO(fn(ctx)); }
 static inline void lwipLock(void) { cyw43_arch_lwip_begin(); }
 static inline void lwipUnlock(void) { cyw43_arch_lwip_end(); }
 
-/* The callback setters the SDK calls bare from the main loop too (tcp.c:217-228, 262-271; udp.c:125). */
-static inline void lockedTcpArg(struct tcp_pcb *pcb, void *arg)
-{
-	cyw43_arch_lwip_begin();
-	tcp_arg(pcb, arg);
-	cyw43_arch_lwip_end();
-}
-
-static inline void lockedTcpRecv(struct tcp_pcb *pcb, tcp_recv_fn recv)
-{
-	cyw43_arch_lwip_begin();
-	tcp_recv(pcb, recv);
-	cyw43_arch_lwip_end();
-}
-
-static inline void lockedTcpSent(struct tcp_pcb *pcb, tcp_sent_fn sent)
-{
-	cyw43_arch_lwip_begin();
-	tcp_sent(pcb, sent);
-	cyw43_arch_lwip_end();
-}
-
-static inline void lockedUdpRecv(struct udp_pcb *pcb, udp_recv_fn recv, void *arg)
-{
-	cyw43_arch_lwip_begin();
-	udp_recv(pcb, recv, arg);
-	cyw43_arch_lwip_end();
-}
-
-static inline struct tcp_pcb *lockedTcpNew(void)
-{
-	cyw43_arch_lwip_begin();
-	struct tcp_pcb *pcb = tcp_new();
-	cyw43_arch_lwip_end();
-	return pcb;
-}
-
-static inline err_t lockedTcpBind(struct tcp_pcb *pcb, const ip_addr_t *address, u16_t port)
-{
-	cyw43_arch_lwip_begin();
-	err_t err = tcp_bind(pcb, address, port);
-	cyw43_arch_lwip_end();
-	return err;
-}
-
-static inline struct tcp_pcb *lockedTcpListen(struct tcp_pcb *pcb)
-{
-	cyw43_arch_lwip_begin();
-	struct tcp_pcb *listening = tcp_listen(pcb);
-	cyw43_arch_lwip_end();
-	return listening;
-}
-
+static inline struct tcp_pcb *lockedTcpNew(void) { return LOCKED(struct tcp_pcb *, tcp_new()); }
+static inline err_t lockedTcpBind(struct tcp_pcb *pcb, const ip_addr_t *address, u16_t port) { return LOCKED(err_t, tcp_bind(pcb, address, port)); }
+static inline struct tcp_pcb *lockedTcpListen(struct tcp_pcb *pcb) { return LOCKED(struct tcp_pcb *, tcp_listen(pcb)); }
 static inline err_t lockedTcpConnect(struct tcp_pcb *pcb, const ip_addr_t *address, u16_t port, tcp_connected_fn connected)
 {
-	cyw43_arch_lwip_begin();
-	err_t err = tcp_connect(pcb, address, port, connected);
-	cyw43_arch_lwip_end();
-	return err;
+	return LOCKED(err_t, tcp_connect(pcb, address, port, connected));
+}
+static inline err_t lockedTcpOutput(struct tcp_pcb *pcb) { return LOCKED(err_t, tcp_output(pcb)); }
+static inline err_t lockedTcpWrite(struct tcp_pcb *pcb, const void *data, u16_t length, u8_t flags)
+{
+	return LOCKED(err_t, tcp_write(pcb, data, length, flags));
+}
+static inline void lockedTcpRecved(struct tcp_pcb *pcb, u16_t length) { LOCKED_DO(tcp_recved(pcb, length)); }
+static inline u8_t lockedPbufFree(struct pbuf *p) { return LOCKED(u8_t, pbuf_free(p)); }
+static inline struct udp_pcb *lockedUdpNew(void) { return LOCKED(struct udp_pcb *, udp_new()); }
+static inline err_t lockedUdpBind(struct udp_pcb *pcb, const ip_addr_t *address, u16_t port) { return LOCKED(err_t, udp_bind(pcb, address, port)); }
+static inline void lockedUdpRemove(struct udp_pcb *pcb) { LOCKED_DO(udp_remove(pcb)); }
+static inline err_t lockedDnsGethostbyname(const char *name, ip_addr_t *address, dns_found_callback found, void *arg)
+{
+	return LOCKED(err_t, dns_gethostbyname(name, address, found, arg));
 }
 
 /* lwIP's own close: tcp_abort only when tcp_close fails (modLwipSafe.h:32 aborts a pcb tcp_close may have freed). */
-static inline void lockedTcpClose(struct tcp_pcb *pcb)
-{
-	cyw43_arch_lwip_begin();
-	if (ERR_OK != tcp_close(pcb))
-		tcp_abort(pcb);
-	cyw43_arch_lwip_end();
-}
-
-static inline err_t lockedTcpOutput(struct tcp_pcb *pcb)
-{
-	cyw43_arch_lwip_begin();
-	err_t err = tcp_output(pcb);
-	cyw43_arch_lwip_end();
-	return err;
-}
-
-static inline err_t lockedTcpWrite(struct tcp_pcb *pcb, const void *data, u16_t length, u8_t flags)
-{
-	cyw43_arch_lwip_begin();
-	err_t err = tcp_write(pcb, data, length, flags);
-	cyw43_arch_lwip_end();
-	return err;
-}
-
-static inline void lockedTcpRecved(struct tcp_pcb *pcb, u16_t length)
-{
-	cyw43_arch_lwip_begin();
-	tcp_recved(pcb, length);
-	cyw43_arch_lwip_end();
-}
-
-static inline u8_t lockedPbufFree(struct pbuf *p)
-{
-	cyw43_arch_lwip_begin();
-	u8_t freed = pbuf_free(p);
-	cyw43_arch_lwip_end();
-	return freed;
-}
-
-static inline struct udp_pcb *lockedUdpNew(void)
-{
-	cyw43_arch_lwip_begin();
-	struct udp_pcb *pcb = udp_new();
-	cyw43_arch_lwip_end();
-	return pcb;
-}
-
-static inline err_t lockedUdpBind(struct udp_pcb *pcb, const ip_addr_t *address, u16_t port)
-{
-	cyw43_arch_lwip_begin();
-	err_t err = udp_bind(pcb, address, port);
-	cyw43_arch_lwip_end();
-	return err;
-}
-
-static inline void lockedUdpRemove(struct udp_pcb *pcb)
-{
-	cyw43_arch_lwip_begin();
-	udp_remove(pcb);
-	cyw43_arch_lwip_end();
-}
+static inline void lockedTcpClose(struct tcp_pcb *pcb) { LOCKED_DO(if (ERR_OK != tcp_close(pcb)) tcp_abort(pcb)); }
 
 /* modLwipSafe.h:39-45 with the lock, and ERR_MEM instead of a write through NULL when lwIP's heap is out. */
 static inline void lockedUdpSendto(struct udp_pcb *pcb, const void *data, u16_t size, const ip_addr_t *to, u16_t port, err_t *err)
@@ -169,13 +69,11 @@ static inline void lockedUdpSendto(struct udp_pcb *pcb, const void *data, u16_t 
 	cyw43_arch_lwip_end();
 }
 
-static inline err_t lockedDnsGethostbyname(const char *name, ip_addr_t *address, dns_found_callback found, void *arg)
-{
-	cyw43_arch_lwip_begin();
-	err_t err = dns_gethostbyname(name, address, found, arg);
-	cyw43_arch_lwip_end();
-	return err;
-}
+/* The callback setters the SDK calls bare from the main loop too (tcp.c:217-228, 262-271; udp.c:125). */
+static inline void lockedTcpArg(struct tcp_pcb *pcb, void *arg) { LOCKED_DO(tcp_arg(pcb, arg)); }
+static inline void lockedTcpRecv(struct tcp_pcb *pcb, tcp_recv_fn recv) { LOCKED_DO(tcp_recv(pcb, recv)); }
+static inline void lockedTcpSent(struct tcp_pcb *pcb, tcp_sent_fn sent) { LOCKED_DO(tcp_sent(pcb, sent)); }
+static inline void lockedUdpRecv(struct udp_pcb *pcb, udp_recv_fn recv, void *arg) { LOCKED_DO(udp_recv(pcb, recv, arg)); }
 
 #undef tcp_new_safe
 #undef tcp_bind_safe

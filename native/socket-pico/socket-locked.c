@@ -11,44 +11,11 @@
 #include "lwip/raw.h"
 
 /* The raw socket's calls (modSocket.c:317, 330, 436, 659-664), which modLwipSafe.h has no name for. */
-static struct raw_pcb *lockedRawNew(u8_t protocol)
-{
-	cyw43_arch_lwip_begin();
-	struct raw_pcb *pcb = raw_new(protocol);
-	cyw43_arch_lwip_end();
-	return pcb;
-}
-
-static err_t lockedRawBind(struct raw_pcb *pcb, const ip_addr_t *address)
-{
-	cyw43_arch_lwip_begin();
-	err_t err = raw_bind(pcb, address);
-	cyw43_arch_lwip_end();
-	return err;
-}
-
-static void lockedRawRemove(struct raw_pcb *pcb)
-{
-	cyw43_arch_lwip_begin();
-	raw_remove(pcb);
-	cyw43_arch_lwip_end();
-}
-
-static err_t lockedRawSendto(struct raw_pcb *pcb, struct pbuf *p, const ip_addr_t *to)
-{
-	cyw43_arch_lwip_begin();
-	err_t err = raw_sendto(pcb, p, to);
-	cyw43_arch_lwip_end();
-	return err;
-}
-
-static struct pbuf *lockedPbufAlloc(pbuf_layer layer, u16_t length, pbuf_type type)
-{
-	cyw43_arch_lwip_begin();
-	struct pbuf *p = pbuf_alloc(layer, length, type);
-	cyw43_arch_lwip_end();
-	return p;
-}
+static struct raw_pcb *lockedRawNew(u8_t protocol) { return LOCKED(struct raw_pcb *, raw_new(protocol)); }
+static err_t lockedRawBind(struct raw_pcb *pcb, const ip_addr_t *address) { return LOCKED(err_t, raw_bind(pcb, address)); }
+static void lockedRawRemove(struct raw_pcb *pcb) { LOCKED_DO(raw_remove(pcb)); }
+static err_t lockedRawSendto(struct raw_pcb *pcb, struct pbuf *p, const ip_addr_t *to) { return LOCKED(err_t, raw_sendto(pcb, p, to)); }
+static struct pbuf *lockedPbufAlloc(pbuf_layer layer, u16_t length, pbuf_type type) { return LOCKED(struct pbuf *, pbuf_alloc(layer, length, type)); }
 
 #define raw_new lockedRawNew
 #define raw_bind lockedRawBind
