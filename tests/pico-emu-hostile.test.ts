@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { clientResult, missing, runBoard, runFigures } from './pico-emu-run';
 
 const REAL_SECONDS = Number(process.env.PICO_EMU_HOSTILE_SECONDS ?? 1800);
-const SHORT = 'aborts=8,streams=4,scanners=24,bursts=1,stalls=1,races=1';
+const SHORT = 'aborts=6,streams=3,scanners=20,bursts=1,stalls=1,races=1';
 
 interface Phase { name: string; done: unknown; after: { path: string; status: number; whole: string }[]; trouble?: string }
 interface Seen { served: boolean; phases: Phase[]; mdnsQueries: number; trouble?: string }

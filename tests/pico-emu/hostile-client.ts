@@ -89,7 +89,7 @@ async function stall(): Promise<string> {
 
 async function fourClients(when: string): Promise<Fetched[]> {
   const four = await Promise.all(FOUR.map(fetchOne));
-  say(`four clients ${when}: ${four.map((f) => `${f.path} ${f.status} ${f.bytes} B ${f.whole}`).join('; ')}`);
+  say(`four clients ${when}: ${four.map((f) => `${f.path} ${f.status} ${f.bytes} B ${f.seconds} s ${f.error ?? f.whole}`).join('; ')}`);
   return four;
 }
 
