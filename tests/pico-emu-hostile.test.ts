@@ -22,6 +22,7 @@ describe('Pico W image on an emulated board: a hostile lab network', function ()
     out = await runBoard({ seconds: REAL_SECONDS, client: 'hostile-client.js', env });
     seen = clientResult<Seen>(out);
     console.log(`      ${runFigures(out)}; ${/race-watch: \d+ allocator.*$/m.exec(out)?.[0] ?? 'no race-watch summary'}`);
+    for (const line of out.split('\n').filter((l) => l.startsWith('client: '))) console.log(`      ${line.slice(0, 400)}`);
   });
   const skipped = why ? ` (skipped: ${why})` : '';
 
