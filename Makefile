@@ -162,7 +162,7 @@ MCCONFIG_ARGS ?=
 DEVICE_BUILD_DIR ?=
 MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
-.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size pico-emu pico-emu-net pico-emu-figures pico-emu-walk check-moddable
+.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size pico-emu pico-emu-net pico-emu-figures pico-emu-walk pico-emu-hostile check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
 moddable-tools:
@@ -251,6 +251,13 @@ pico-emu-net: build ## the emulated Pico W on a TAP link in a network namespace,
 pico-emu-figures: build ## boot to first answer, C/XS/lwIP heaps idle and under 4 clients, cycles per GET, from the emulated board
 	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
 	PICO_EMU_CURL=0 nice -n 19 unshare -n tools/pico-emu/netns.sh $(PICO_EMU_FIGURES_SECONDS) $(PICO_EMU_RUN) --figures
+# Hundreds of each hostile client (tests/pico-emu/hostile-client.ts) with the emulator's race watch; make test
+# runs the short form of the same test.
+PICO_EMU_HOSTILE_LONG ?= aborts=200,streams=100,scanners=400,bursts=5,stalls=3,races=10
+pico-emu-hostile: build mdns-tools ## the emulated Pico W: hundreds of aborting clients and scanners, 16 at once, a stalled client, with the race watch
+	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
+	PICO_IMAGE="$(PICO_IMAGE)" PICO_BOOTROM="$(PICO_BOOTROM)" PICO_EMU_HOSTILE="$(PICO_EMU_HOSTILE_LONG)" PICO_EMU_HOSTILE_SECONDS=10800 \
+	  $(MOCHA) --exit --timeout 11000000 build/tests/pico-emu-hostile.test.js
 pico-emu-walk: build mdns-tools ## the emulated Pico W: GET every route, PUT round trips, DNS-SD after 150 s
 	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
 	PICO_IMAGE="$(PICO_IMAGE)" PICO_BOOTROM="$(PICO_BOOTROM)" $(MOCHA) --exit --timeout 3700000 build/tests/pico-emu-walk.long.js

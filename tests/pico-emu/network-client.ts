@@ -30,8 +30,8 @@ function wholeness(path: string, a: Answer): string {
   }
 }
 
-async function fetchOne(path: string): Promise<Fetched> {
-  const a = await request('GET', path, undefined, 120_000);
+export async function fetchOne(path: string, timeoutMs = 120_000): Promise<Fetched> {
+  const a = await request('GET', path, undefined, timeoutMs);
   const cl = a.headers['content-length'];
   return { path, status: a.status, bytes: a.body.length, contentLength: cl === undefined ? undefined : Number(cl),
     encoding: a.headers['content-encoding'] as string | undefined, whole: wholeness(path, a), seconds: a.seconds, error: a.error };
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const rounds: Fetched[][] = [];
   out.four = rounds;
   for (let round = 0; round < ROUNDS; round++) {
-    rounds.push(await Promise.all(paths.map(fetchOne)));
+    rounds.push(await Promise.all(paths.map((p) => fetchOne(p))));
     say(`four clients, round ${round + 1}: ${JSON.stringify(rounds[round])}`);
     if (rounds[round].some((f) => f.status !== 200)) break;
   }

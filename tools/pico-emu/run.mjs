@@ -10,6 +10,8 @@
 //        [--figures]                   measure boot, memory and cycles per GET over --link, print them, stop
 //        [--hang-at S]                 the main loop stops at S emulated seconds (the watchdog restarts it)
 //        [--no-debugger]               a panic's BKPT locks the core up, and the watchdog restarts it
+// PICO_EMU_RACE_WATCH=1: the allocator entered by an interrupt inside the heap's work, and lwIP called
+// outside its lock, printed as they happen and counted at the end (race-watch.mjs).
 // SIGUSR1 takes the access point away, or brings it back (a client in netns.sh's namespace); SIGTERM
 // ends the run with its summary line.
 //
@@ -110,10 +112,14 @@ const onSerialData = (bytes) => {
   for (const b of bytes) {
     if (b === 10) {
       console.log(`${stamp()} ${line}`);
+      if (races && line.startsWith('REST API on port')) races.serving();
       line = '';
     } else if (b !== 13) line += String.fromCharCode(b);
   }
 };
+
+const races = process.env.PICO_EMU_RACE_WATCH === '1'
+  ? (await import('./race-watch.mjs')).watchRaces(opt.image.replace(/\.uf2$/, '.elf'), stamp) : null;
 
 const ratio = () => (sim.clock.micros / 1e3 / (Date.now() - t0)).toFixed(3);
 let stopping = false;
@@ -121,6 +127,7 @@ function stop(why) {
   if (stopping) return;
   stopping = true;
   const link = frames ? `, ${frames.out} frames out, ${frames.in} in (${frames.dropped} not for it)` : '';
+  if (races) console.log(`${stamp()} ${races.summary()}`);
   console.log(`${stamp()} pico-emu: ${why} after ${((Date.now() - t0) / 1000).toFixed(0)} s real, ${chip.wire.transfers} gSPI transfers${link}; emulated/real ${ratio()}`);
   setTimeout(() => process.exit(0), 100); // the console's last bytes
 }
@@ -144,6 +151,7 @@ const onBreak = (code) => {
 // (the boot ROM's flash boot skipped). A watchdog reset makes a new chip and starts it the same way.
 function start() {
   sim.rp2040 = mcu;
+  races?.attach(mcu);
   const detach = attachCyw43(mcu, chip);
   cdc = new rp2040js.USBCDC(mcu.usbCtrl);
   cdc.onSerialData = onSerialData;

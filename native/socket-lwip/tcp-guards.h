@@ -1,0 +1,197 @@
+/*
+ * The Moddable SDK's lwIP TCP socket and listener (modules/io/socket/lwip/tcp.c), compiled with the
+ * project's guards against pcbs lwIP has freed or never made. The including file defines, first,
+ * lwipRun(fn, ctx): fn(ctx) run where lwIP may be called (the Pico W: under the cyw43 lwIP lock; the
+ * ESP32: in lwIP's tcpip thread), and lwipLock() and lwipUnlock() around a callback setter (the Pico W:
+ * that lock; the ESP32: nothing, as the SDK there).
+ *
+ * - A pcb lwIP freed is never closed again. On a peer's FIN the SDK drops the socket's error callback
+ *   but keeps the pcb (tcp.c:549-555, removeTCPCallbacks at :262-271), and a socket accepted but not
+ *   yet read never has one (:833-865); a RST that follows makes lwIP free the pcb without a word
+ *   (lwIP tcp_in.c:442-449), and the close the application makes later freed it again: two later
+ *   connections then share one pcb. Here every pcb keeps an error callback until the socket closes it,
+ *   and the close reads the socket's pcb where lwIP runs, so a pcb freed a moment before is not closed.
+ * - A NULL pcb is never queued. lwIP calls the accept callback with NULL when it cannot make a pcb
+ *   (tcp_in.c:667; esp-lwip :680); the SDK queued it (:843-847) and remoteAddress read through it
+ *   (:415-421). Here nothing is queued for it, and remoteAddress and remotePort of a socket whose pcb
+ *   is gone are undefined.
+ * - A listener read with nothing alive to give closes the socket it was handed (the SDK's read keeps
+ *   that socket remembered for ever, :771-772).
+ * RAM: nothing more per socket; the listener's pending records are the SDK's.
+ */
+
+/* xsid takes the xsID_ names from the text of the compiled file alone: the including .c file names
+   every one tcp.c uses. */
+
+static void guardedClose(struct tcp_pcb **slot);
+static void guardedSetErr(struct tcp_pcb *pcb, tcp_err_fn fn);
+static void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn);
+
+#undef tcp_close_safe
+#undef tcp_err
+#undef tcp_accept
+#define tcp_close_safe(pcb) guardedClose(&(pcb))
+#define tcp_err(pcb, fn) guardedSetErr(pcb, fn)
+#define tcp_accept(pcb, fn) guardedSetAccept(pcb, fn)
+#define xs_listener_read sdk_xs_listener_read
+#define xs_tcp_get_remoteAddress sdk_xs_tcp_get_remoteAddress
+#define xs_tcp_get_remotePort sdk_xs_tcp_get_remotePort
+
+/* The SDK's file, found from modules/network/socket/lwip, a directory the build's include path has. */
+#include "../../../io/socket/lwip/tcp.c"
+
+#undef tcp_err
+#undef tcp_accept
+#undef xs_listener_read
+#undef xs_tcp_get_remoteAddress
+#undef xs_tcp_get_remotePort
+
+/* The close, where lwIP runs: the pcb is read there (an error callback may have just cleared it), its
+   callbacks are dropped (they name a record about to be freed), then lwIP's own close. */
+static void guardedCloseIn(void *ctx)
+{
+	struct tcp_pcb **slot = ctx, *pcb = *slot;
+	if (!pcb)
+		return;
+	*slot = NULL;
+	if (LISTEN != pcb->state) {	/* lwIP asserts on these for a listen pcb */
+		tcp_recv(pcb, NULL);
+		tcp_sent(pcb, NULL);
+		tcp_err(pcb, NULL);
+	}
+	tcp_arg(pcb, NULL);
+	if (ERR_OK != tcp_close(pcb))
+		tcp_abort(pcb);
+}
+
+void guardedClose(struct tcp_pcb **slot)
+{
+	lwipRun(guardedCloseIn, slot);
+}
+
+/* The SDK drops the error callback after a FIN; it is kept here until guardedCloseIn drops it. */
+void guardedSetErr(struct tcp_pcb *pcb, tcp_err_fn fn)
+{
+	if (!fn)
+		return;
+	lwipLock();
+	tcp_err(pcb, fn);
+	lwipUnlock();
+}
+
+/* lwIP freed a pending (accepted, not yet read) pcb: its record stays queued, marked dead. */
+static void pendingGone(void *arg, err_t err)
+{
+	((ListenerPending)arg)->skt = NULL;
+}
+
+/* listenerAccept (tcp.c:833-865) for a pcb that exists; it runs in lwIP's input. */
+static err_t guardedAccept(void *arg, struct tcp_pcb *skt, err_t err)
+{
+	Listener listener = arg;
+	ListenerPending pending, walker;
+
+	if (!skt || (ERR_OK != err))
+		return ERR_VAL;	/* lwIP could not make a pcb: nothing to queue (it ignores the answer) */
+#ifdef mxDebug
+	if (fxInNetworkDebugLoop(listener->the))
+		return ERR_ABRT;
+#endif
+	pending = c_malloc(sizeof(ListenerPendingRecord));
+	if (!pending)
+		return ERR_MEM;	/* lwIP aborts the connection (tcp_in.c, SYN_RCVD) */
+	pending->next = NULL;
+	pending->skt = skt;
+	tcp_arg(skt, pending);
+	tcp_err(skt, pendingGone);
+	tcp_recv(skt, listenerReceive);
+
+	builtinCriticalSectionBegin();
+	walker = listener->pending;
+	if (NULL == walker)
+		listener->pending = pending;
+	else {
+		while (walker->next)
+			walker = walker->next;
+		walker->next = pending;
+	}
+	builtinCriticalSectionEnd();
+
+	if (listener->onReadable)
+		listenerTrigger(listener, kListenerReadable);
+	return ERR_OK;
+}
+
+void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn)
+{
+	lwipLock();
+	tcp_accept(pcb, fn ? guardedAccept : NULL);
+	lwipUnlock();
+}
+
+struct PendingTake {
+	Listener listener;
+	TCP tcp;
+	ListenerPending taken;	/* every record taken off the queue, to free outside lwIP */
+};
+
+/* Where lwIP runs: the first pending pcb still alive becomes the socket's; dead records are taken too. */
+static void pendingTakeIn(void *ctx)
+{
+	struct PendingTake *take = ctx;
+	ListenerPending pending;
+
+	builtinCriticalSectionBegin();
+	while ((pending = take->listener->pending)) {
+		take->listener->pending = pending->next;
+		pending->next = take->taken;
+		take->taken = pending;
+		if (pending->skt)
+			break;
+	}
+	builtinCriticalSectionEnd();
+	if (!pending)
+		return;
+	struct tcp_pcb *pcb = pending->skt;
+	tcp_accepted(pcb);
+	tcp_arg(pcb, take->tcp);
+	tcp_err(pcb, tcpError);
+	tcp_recv(pcb, tcpReceive);
+	take->tcp->skt = pcb;
+}
+
+void xs_listener_read(xsMachine *the)
+{
+	struct PendingTake take;
+
+	take.listener = xsmcGetHostDataValidate(xsThis, (void *)&xsListenerHooks);
+	take.tcp = xsmcGetHostDataValidate(xsArg(0), (void *)&xsTCPHooks);
+	take.taken = NULL;
+	if (take.listener->pending)
+		lwipRun(pendingTakeIn, &take);
+	while (take.taken) {
+		ListenerPending next = take.taken->next;
+		c_free(take.taken);
+		take.taken = next;
+	}
+	if (!take.tcp->skt) {
+		doClose(the, &xsArg(0));
+		return;
+	}
+	take.tcp->ready = true;
+	xsResult = xsArg(0);
+}
+
+void xs_tcp_get_remoteAddress(xsMachine *the)
+{
+	TCP tcp = xsmcGetHostDataValidate(xsThis, (void *)&xsTCPHooks);
+	if (tcp->skt)
+		sdk_xs_tcp_get_remoteAddress(the);
+}
+
+void xs_tcp_get_remotePort(xsMachine *the)
+{
+	TCP tcp = xsmcGetHostDataValidate(xsThis, (void *)&xsTCPHooks);
+	if (tcp->skt)
+		sdk_xs_tcp_get_remotePort(the);
+}

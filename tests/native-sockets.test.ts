@@ -1,0 +1,77 @@
+// The project's native socket files, compiled on the host against fakes of lwIP and XS that behave as
+// the SDK lines they cite (tests/native/), with clients a lab network has: one that aborts in the
+// middle of an answer (its FIN crosses our segment, its RST follows), scanners that connect and reset,
+// more clients at once than lwIP has pcbs, and mDNS traffic. The same harnesses run the SDK's own files
+// too, which shows each fake reproduces the defect the project's file is there for.
+import { strict as assert } from 'node:assert';
+import { build, missingSdk, projectFile, run, sdkFile, SDK_TCP, SDK_UDP, type Run } from './native-harness';
+
+const SCENARIOS = ['fin-rst', 'fin-rst-linger', 'scanner', 'scanner-after-read', 'null-accept'];
+
+/** Nothing a chip would break on: no pcb freed twice, used after its free, shared, or reached unlocked. */
+function assertSafe(r: Run, scenario: string): void {
+  assert.equal(r.signal, null, `${scenario}: died (${r.signal})\n${r.output}`);
+  assert.ok(r.counts, `${scenario}: no counts\n${r.output}`);
+  for (const key of ['doubleFrees', 'callsOnFreed', 'sharedPcbs', 'staleCallbacks', 'unlocked']) {
+    assert.equal(r.counts[key], 0, `${scenario}: ${key}\n${r.output}`);
+  }
+}
+
+describe('native sockets on fakes of lwIP and XS', function () {
+  this.timeout(60000);
+  const why = missingSdk();
+  before(function () {
+    if (why) this.skip();
+  });
+
+  describe(`Pico W: native/socket-pico/tcp-locked.c${why ? ` (skipped: ${why})` : ''}`, function () {
+    let exe = '';
+    before(function () { exe = build('tcp-pico', 'tcp-scenarios.c', projectFile('native/socket-pico/tcp-locked.c')); });
+    for (const scenario of SCENARIOS) {
+      it(`${scenario}: no pcb freed twice or used after lwIP freed it, every lwIP call under the lock`, function () {
+        assertSafe(run(exe, scenario, '--locked'), scenario);
+      });
+    }
+    it('null-accept: lwIP\'s NULL pcbs are not queued', function () {
+      const r = run(exe, 'null-accept');
+      assert.ok(Number(r.counts?.nullAccepts) > 0, r.output); // the scenario did reach lwIP's NULL accept
+    });
+  });
+
+  describe(`ESP32: native/socket-esp32/tcp-esp32.c${why ? ` (skipped: ${why})` : ''}`, function () {
+    let exe = '';
+    before(function () { exe = build('tcp-esp32', 'tcp-scenarios.c', projectFile('native/socket-esp32/tcp-esp32.c'), { esp32: true }); });
+    for (const scenario of SCENARIOS) {
+      it(`${scenario}: no pcb freed twice or used after lwIP freed it`, function () {
+        assertSafe(run(exe, scenario), scenario);
+      });
+    }
+  });
+
+  describe(`the SDK's ${SDK_TCP} on the same fakes${why ? ` (skipped: ${why})` : ''}`, function () {
+    for (const esp32 of [false, true]) {
+      const chip = esp32 ? 'ESP32' : 'Pico W';
+      it(`${chip}: frees a pcb twice after a FIN and a RST, uses scanners' freed pcbs, reads through a NULL pcb`, function () {
+        const exe = build(`tcp-sdk-${chip}`, 'tcp-scenarios.c', sdkFile(SDK_TCP), { esp32 });
+        assert.ok(Number(run(exe, 'fin-rst-linger').counts?.doubleFrees) > 0);
+        assert.ok(Number(run(exe, 'scanner').counts?.callsOnFreed) > 0);
+        assert.equal(run(exe, 'null-accept').signal, 'SIGSEGV');
+      });
+    }
+    it('Pico W: calls lwIP outside its lock', function () {
+      const exe = build('tcp-sdk-locks', 'tcp-scenarios.c', sdkFile(SDK_TCP));
+      assert.ok(Number(run(exe, 'fin-rst', '--locked').counts?.unlocked) > 0);
+    });
+  });
+
+  describe(`Pico W: native/socket-pico/udp-locked.c (the mDNS socket)${why ? ` (skipped: ${why})` : ''}`, function () {
+    it('reads, answers and closes with every lwIP call under the lock', function () {
+      const r = run(build('udp-pico', 'udp-scenarios.c', projectFile('native/socket-pico/udp-locked.c')));
+      assert.equal(r.counts?.unlocked, 0, r.output);
+    });
+    it(`the SDK's ${SDK_UDP} frees each read's pbuf and sends outside the lock`, function () {
+      const r = run(build('udp-sdk', 'udp-scenarios.c', sdkFile(SDK_UDP)));
+      assert.ok(Number(r.counts?.unlocked) > 0, r.output);
+    });
+  });
+});

@@ -1,0 +1,197 @@
+/*
+ * Clients a lab network has, played against a build of the SDK's lwIP TCP socket and listener on the
+ * fake lwIP (fake-lwip.c) and fake XS (fake-xs.c), with an application that uses them as
+ * src/device/server.ts and transport.ts do: on the listener's onReadable it reads each socket, reads
+ * its remoteAddress, adopts it with new TCP({from}) (closing it when that throws), reads what arrives,
+ * writes an answer, and closes on an error, at once or after lingering. Prints what the fake lwIP
+ * counted as one JSON line. Usage: tcp-scenarios SCENARIO [--locked] (fin-rst, fin-rst-linger, scanner,
+ * scanner-after-read, null-accept; --locked counts lwIP calls the main loop makes outside the lock).
+ */
+
+#include <stdio.h>
+#include "fake-xs.h"
+#include "fake-lwip.h"
+
+void xs_tcp_constructor(xsMachine *the);
+void xs_tcp_close(xsMachine *the);
+void xs_tcp_read(xsMachine *the);
+void xs_tcp_write(xsMachine *the);
+void xs_tcp_get_remoteAddress(xsMachine *the);
+void xs_listener_constructor(xsMachine *the);
+void xs_listener_read(xsMachine *the);
+
+#define SOCKETS 64
+static xsMachine machine;
+static xsMachine *the = &machine;
+static FakeObject objects[SOCKETS + 1];
+static xsSlot sockets[SOCKETS];	/* the application's adopted sockets */
+static int socketCount, waiting, closeOnError = 1, errors;
+static xsSlot listener;
+static xsSlot onListenerSlot, onReadableSlot, onWritableSlot, onErrorSlot;
+
+static void callOn(xsSlot *self, int argc, xsSlot arg, void (*native)(xsMachine *))
+{
+	xsSlot saveThis = the->thisSlot, saveResult = the->result, saveArg = the->args[0];
+	int saveArgc = the->argc;
+	the->thisSlot = *self;
+	the->args[0] = arg;
+	the->argc = argc;
+	memset(&the->result, 0, sizeof(xsSlot));
+	if (fakeNative(the, native))
+		errors++;
+	saveResult = the->result;
+	the->thisSlot = saveThis;
+	the->args[0] = saveArg;
+	the->argc = saveArgc;
+	the->result = saveResult;
+}
+
+static xsSlot newObject(void)
+{
+	static int next;
+	xsSlot slot = { .kind = kFakeHost, .object = &objects[next] };
+	objects[next].id = next;
+	next++;
+	return slot;
+}
+
+static void onListener(xsMachine *m, xsSlot *self, int argc, int count) { waiting = count; }
+
+static void onReadable(xsMachine *m, xsSlot *self, int argc, int count)
+{
+	xsSlot buffer = { .kind = kFakeBuffer, .integer = count, .buffer = calloc(1, count) };
+	callOn(self, 1, buffer, xs_tcp_read);
+	free(buffer.buffer);
+	xsSlot answer = { .kind = kFakeBuffer, .integer = 500, .buffer = calloc(1, 500) };
+	callOn(self, 1, answer, xs_tcp_write);
+	free(answer.buffer);
+}
+
+static void onWritable(xsMachine *m, xsSlot *self, int argc, int count) {}
+
+static void onError(xsMachine *m, xsSlot *self, int argc, int count)
+{
+	if (closeOnError)
+		callOn(self, 0, (xsSlot){ 0 }, xs_tcp_close);
+}
+
+/* server.ts accept(): read each socket, its address, then adopt it (transport.ts). */
+static void acceptAll(void)
+{
+	for (int i = 0, n = waiting; i < n; i++) {
+		xsSlot accepted = newObject();
+		callOn(&accepted, 0, (xsSlot){ 0 }, xs_tcp_constructor);
+		callOn(&listener, 1, accepted, xs_listener_read);
+		if (kFakeHost != the->result.kind)
+			break;
+		callOn(&accepted, 0, (xsSlot){ 0 }, xs_tcp_get_remoteAddress);
+		FakeOptions *options = calloc(1, sizeof(FakeOptions));
+		options->from = calloc(1, sizeof(xsSlot));
+		*options->from = accepted;
+		options->port = -1;
+		options->onReadable = &onReadableSlot;
+		options->onWritable = &onWritableSlot;
+		options->onError = &onErrorSlot;
+		xsSlot socket = newObject();
+		int before = errors;
+		callOn(&socket, 1, (xsSlot){ .kind = kFakeOptions, .options = options }, xs_tcp_constructor);
+		if (errors != before)
+			callOn(&accepted, 0, (xsSlot){ 0 }, xs_tcp_close);	/* closeQuietly */
+		else
+			sockets[socketCount++] = socket;
+	}
+	waiting = 0;
+}
+
+static void service(void)
+{
+	fakeService(the);
+	if (waiting)
+		acceptAll();
+	fakeService(the);
+}
+
+static void listen(void)
+{
+	onListenerSlot.function = onListener;
+	onReadableSlot.function = onReadable;
+	onWritableSlot.function = onWritable;
+	onErrorSlot.function = onError;
+	static FakeOptions options = { .port = 80 };
+	options.onReadable = &onListenerSlot;
+	listener = newObject();
+	callOn(&listener, 1, (xsSlot){ .kind = kFakeOptions, .options = &options }, xs_listener_constructor);
+}
+
+/* Four clients after the rest: each is answered and closes; no two share a pcb. */
+static void fourClients(void)
+{
+	struct tcp_pcb *clients[4];
+	for (int i = 0; i < 4; i++)
+		clients[i] = fakeConnect();
+	service();
+	for (int i = 0; i < 4; i++)
+		if (clients[i]) fakeData(clients[i], 80);
+	service();
+	for (int i = 0; i < 4; i++)
+		if (clients[i]) fakeFin(clients[i]);
+	service();
+}
+
+int main(int argc, char **argv)
+{
+	const char *scenario = (argc > 1) ? argv[1] : "";
+	fakeCheckLock = (argc > 2) && !strcmp(argv[2], "--locked");
+	fakePoolSize(5);	/* lwIP's MEMP_NUM_TCP_PCB default, the Pico W's */
+	listen();
+	if (!strcmp(scenario, "fin-rst") || !strcmp(scenario, "fin-rst-linger")) {
+		/* A client that aborts mid-answer: its FIN crosses our segment, its RST follows. */
+		closeOnError = strcmp(scenario, "fin-rst-linger");
+		struct tcp_pcb *c = fakeConnect();
+		service();
+		fakeData(c, 80);
+		service();
+		fakeFin(c);
+		service();
+		fakeRst(c);
+		service();
+		for (int i = 0; i < socketCount; i++)
+			callOn(&sockets[i], 0, (xsSlot){ 0 }, xs_tcp_close);	/* its linger ends */
+		service();
+	}
+	else if (!strcmp(scenario, "scanner")) {
+		/* Connects and resets before the application has read it from the listener. */
+		struct tcp_pcb *c = fakeConnect();
+		fakeRst(c);
+		service();
+	}
+	else if (!strcmp(scenario, "scanner-after-read")) {
+		/* Resets after its first bytes, while the application still has to take it in. */
+		struct tcp_pcb *c = fakeConnect();
+		fakeData(c, 10);
+		fakeRst(c);
+		service();
+	}
+	else if (!strcmp(scenario, "null-accept")) {
+		/* More clients at once than lwIP has pcbs: the last are accepted with a NULL pcb. */
+		for (int i = 0; i < 7; i++)
+			fakeConnect();
+		service();
+		for (int i = 0; i < socketCount; i++)
+			callOn(&sockets[i], 0, (xsSlot){ 0 }, xs_tcp_close);
+		service();
+	}
+	else {
+		fprintf(stderr, "unknown scenario %s\n", scenario);
+		return 2;
+	}
+	closeOnError = 1;
+	fourClients();
+	for (int i = 0; i < socketCount; i++)	/* the application closes what it holds (server.ts close()) */
+		callOn(&sockets[i], 0, (xsSlot){ 0 }, xs_tcp_close);
+	service();
+	printf("{\"doubleFrees\":%d,\"callsOnFreed\":%d,\"sharedPcbs\":%d,\"staleCallbacks\":%d,\"unlocked\":%d,\"unlockedCall\":\"%s\",\"nullAccepts\":%d,\"remembered\":%d}\n",
+		fakeCounts.doubleFrees, fakeCounts.callsOnFreed, fakeCounts.sharedPcbs, fakeCounts.staleCallbacks,
+		fakeCounts.unlocked, fakeCounts.unlockedCall ? fakeCounts.unlockedCall : "", fakeCounts.nullAccepts, fakeRemembered);
+	return 0;
+}
