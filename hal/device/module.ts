@@ -41,6 +41,11 @@ export interface DeviceOptions {
   readonly onReset: (restart: () => void) => void;
   /** Why the chip started, as it says (the `watchdog` module's cause()); 'power' when not given. */
   readonly restartCause?: string;
+  /**
+   * Monotonic milliseconds (src/device/ticks.ts): the module clock then stays right across the Pico's
+   * 32-bit millisecond wrap of Date (hal/device/wall-clock.ts). Without it Date is read as it is.
+   */
+  readonly ticks?: () => number;
 }
 
 /**
@@ -104,7 +109,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.onReset = o.onReset;
     this.serialNumber = o.serial >>> 0;
     this.name = b.name;
-    this.clock = new ClockEntity(s);
+    this.clock = new ClockEntity(s, o.ticks);
     // Every PWM output (LED, servos, signals) holds one of the board's channels only while it runs.
     const pwm = new PwmChannels(b.pwmChannels);
     this.system = new SystemEntity(s, b, this, o.firmware, ledOutput(b, pwm), this);

@@ -92,6 +92,7 @@ export class App implements NetworkWatcher, RequestHandler {
       serial: configNumber(config.serial),
       httpPort: ((config.http ?? {}) as HttpConfig).port ?? 80,
       restartCause: options.restartCause,
+      ticks,
       onReset: (restart) => this.afterFlush(() => { restart(); this.listenOnSavedPort(); }),
     }));
     startWatchdog();
