@@ -41,6 +41,8 @@ export interface DeviceOptions {
   readonly onReset: (restart: () => void) => void;
   /** Why the chip started, as it says (the `watchdog` module's cause()); 'power' when not given. */
   readonly restartCause?: string;
+  /** What the chip runs (the `watchdog` module's image()), where it tells images apart. */
+  readonly image?: string;
   /**
    * Monotonic milliseconds (src/device/ticks.ts): the module clock then stays right across the Pico's
    * 32-bit millisecond wrap of Date (hal/device/wall-clock.ts). Without it Date is read as it is.
@@ -102,7 +104,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
 
   constructor(o: DeviceOptions) {
     const b = o.board;
-    this.restarts = new RestartLog(o.preferences, o.restartCause ?? 'power');
+    this.restarts = new RestartLog(o.preferences, o.restartCause ?? 'power', o.image);
     const s = new Settings('brainstem', o.preferences);
     this.settings = s;
     this.platform = o.platform;
