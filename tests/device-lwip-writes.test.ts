@@ -56,7 +56,8 @@ function fetchAll(): { head: string; body: Uint8Array }[] {
   });
 }
 
-describe('answers whole through the Pico W lwIP heap (4 clients at once)', () => {
+/** The page and the OpenAPI document as the build links them, for one describe's tests. */
+function withResources(): void {
   before(() => {
     Resource.files.set(CONSOLE_RESOURCE, readFileSync(path.join(ROOT, 'resources', CONSOLE_RESOURCE)));
     Resource.files.set(OPENAPI_RESOURCE, readFileSync(path.join(ROOT, 'resources', OPENAPI_RESOURCE)));
@@ -67,6 +68,10 @@ describe('answers whole through the Pico W lwIP heap (4 clients at once)', () =>
     delete require.cache[MAIN];
     net.reset();
   });
+}
+
+describe('answers whole through the Pico W lwIP heap (4 clients at once)', () => {
+  withResources();
 
   it('gives each client the page, the OpenAPI document, the description and /metrics whole', () => {
     // What a stack with room to spare answers (no lwIP heap), to compare with.
@@ -101,16 +106,7 @@ describe('answers whole through the Pico W lwIP heap (4 clients at once)', () =>
 });
 
 describe('paced writes and clients that vanish (acknowledge nothing more)', () => {
-  before(() => {
-    Resource.files.set(CONSOLE_RESOURCE, readFileSync(path.join(ROOT, 'resources', CONSOLE_RESOURCE)));
-    Resource.files.set(OPENAPI_RESOURCE, readFileSync(path.join(ROOT, 'resources', OPENAPI_RESOURCE)));
-  });
-  after(() => {
-    Resource.files.delete(CONSOLE_RESOURCE);
-    Resource.files.delete(OPENAPI_RESOURCE);
-    delete require.cache[MAIN];
-    net.reset();
-  });
+  withResources();
 
   /** A client that asks for the console page and is gone after its first bytes: it acknowledges nothing more. */
   function vanishing(): FakeClient {
