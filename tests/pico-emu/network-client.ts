@@ -30,7 +30,7 @@ function wholeness(path: string, a: Answer): string {
   }
 }
 
-async function fetchOne(path: string): Promise<Fetched> {
+export async function fetchOne(path: string): Promise<Fetched> {
   const a = await request('GET', path, undefined, 120_000);
   const cl = a.headers['content-length'];
   return { path, status: a.status, bytes: a.body.length, contentLength: cl === undefined ? undefined : Number(cl),
