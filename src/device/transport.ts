@@ -94,8 +94,8 @@ export class DeviceTransport implements Transport {
   close(): void {
     if (this.flags & (DONE | CLOSING)) return;
     this.flags |= CLOSING;
-    // Paced (the Pico W), the socket closes once its last bytes are acknowledged: the SDK's close there
-    // ends in tcp_abort (modules/network/socket/lwip/modLwipSafe.h:32), which drops bytes still unacknowledged.
+    // Paced (the Pico W), the socket closes once its last bytes are acknowledged; a peer that takes
+    // nothing in LINGER_MS leaves its socket HELD while lwIP retransmits them (src/device/send-turns.ts).
     if (!this.waiting() && !this.sending()) this.finish();
     else this.lingerFor(LINGER_MS);
   }
