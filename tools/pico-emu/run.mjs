@@ -10,6 +10,7 @@
 //        [--memory-every S]            the board's C, XS and lwIP heaps every S emulated seconds (SIGUSR2: now)
 //        [--figures]                   measure boot, memory and cycles per GET over --link, print them, stop
 //        [--hang-at S]                 the main loop stops at S emulated seconds (the watchdog restarts it)
+//        [--fault-at S]                the core takes a hard fault at S emulated seconds
 //        [--no-debugger]               a panic's BKPT locks the core up, and the watchdog restarts it
 //        [--timer-ms MS]               the RP2040's 64-bit microsecond timer reads MS ms at reset (a board up
 //                                      for days: 4294907296 is a minute before the 32-bit millisecond wrap)
@@ -36,7 +37,7 @@ const { values: opt } = parseArgs({
     password: { type: 'string' }, trace: { type: 'boolean', default: false }, link: { type: 'string' },
     'ap-away': { type: 'string' }, 'memory-every': { type: 'string' }, figures: { type: 'boolean', default: false },
     'hang-at': { type: 'string' }, 'no-debugger': { type: 'boolean', default: false },
-    'timer-ms': { type: 'string' },
+    'timer-ms': { type: 'string' }, 'fault-at': { type: 'string' },
   },
 });
 
@@ -195,6 +196,14 @@ if (opt['hang-at']) {
   sim.clock.createAlarm(() => {
     console.log(`${stamp()} pico-emu: the main loop hangs (a branch to itself, interrupts masked)`);
     hangCore(mcu);
+  }).schedule(at * 1e9);
+}
+if (opt['fault-at']) {
+  const at = Number(opt['fault-at']);
+  if (!(at >= 0)) fail(`--fault-at wants emulated seconds, not ${opt['fault-at']}`);
+  sim.clock.createAlarm(() => {
+    console.log(`${stamp()} pico-emu: the core takes a hard fault`);
+    mcu.core.exceptionEntry(3); // HardFault, as an access the chip refuses would raise
   }).schedule(at * 1e9);
 }
 // What rp2040js cannot execute (an unaligned word access, which is a hard fault on the chip) throws out
