@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { FULL_BOARD, freshWorld, get, net, replies } from './fakes/world';
 import { setConfig } from './fakes/config';
 import Resource from './fakes/resource';
-import { LwipHeap, PICO_MEM_SIZE, PICO_SND_BUF } from './fakes/lwip-heap';
+import { LwipHeap, PICO_GIVE_UP_MS, PICO_MEM_SIZE, PICO_SND_BUF, SEGMENT_COST } from './fakes/lwip-heap';
 import { latin1, type FakeClient } from './fakes/net';
 import { dechunk } from './helpers';
 import { parseExposition } from './metrics-helpers';
@@ -56,7 +56,8 @@ function fetchAll(): { head: string; body: Uint8Array }[] {
   });
 }
 
-describe('answers whole through the Pico W lwIP heap (4 clients at once)', () => {
+/** The page and the OpenAPI document as the build links them, for one describe's tests. */
+function withResources(): void {
   before(() => {
     Resource.files.set(CONSOLE_RESOURCE, readFileSync(path.join(ROOT, 'resources', CONSOLE_RESOURCE)));
     Resource.files.set(OPENAPI_RESOURCE, readFileSync(path.join(ROOT, 'resources', OPENAPI_RESOURCE)));
@@ -67,6 +68,10 @@ describe('answers whole through the Pico W lwIP heap (4 clients at once)', () =>
     delete require.cache[MAIN];
     net.reset();
   });
+}
+
+describe('answers whole through the Pico W lwIP heap (4 clients at once)', () => {
+  withResources();
 
   it('gives each client the page, the OpenAPI document, the description and /metrics whole', () => {
     // What a stack with room to spare answers (no lwIP heap), to compare with.
@@ -100,26 +105,47 @@ describe('answers whole through the Pico W lwIP heap (4 clients at once)', () =>
   });
 });
 
-describe('paced writes and clients that stop reading', () => {
-  after(() => { delete require.cache[MAIN]; net.reset(); });
+describe('paced writes and clients that vanish (acknowledge nothing more)', () => {
+  withResources();
 
-  it('gives the turns of two stalled clients back once their connections are closed, and answers the others', () => {
+  /** A client that asks for the console page and is gone after its first bytes: it acknowledges nothing more. */
+  function vanishing(): FakeClient {
+    const c = net.connect(8080, PICO_SND_BUF);
+    c.send('GET / HTTP/1.1\r\nHost: 192.168.1.50\r\n\r\n');
+    c.onReceived = () => c.setReading(false);
+    return c;
+  }
+
+  it('keeps a vanished client\'s turn while lwIP holds its bytes after the close; four clients then get theirs whole', () => {
     boot({ ...FULL_BOARD, ...PICO_PACING });
     const heap = new LwipHeap();
     net.lwip = heap;
-    const stalled = [net.connect(8080, PICO_SND_BUF), net.connect(8080, PICO_SND_BUF)];
-    for (const c of stalled) {
-      c.setReading(false); // nothing is acknowledged: as a peer that went away
-      c.send('GET /api/v1/device/0x1234ABCD HTTP/1.1\r\nHost: 192.168.1.50\r\n\r\n');
-    }
-    net.advance(1000);
+    const gone = vanishing();
+    net.advance(40000); // its idle timeout and linger: closed for the server
+    assert.ok(gone.received.length > 0 && gone.received.length < 8000, 'it vanished mid-answer');
+    assert.ok(heap.used >= SEGMENT_COST, 'lwIP still holds its last segment');
+    const answers = fetchAll();
+    assert.deepEqual(net.traces.filter((t) => t.includes('tcp write failed')), []);
+    assert.equal(heap.failures, 0);
+    for (const a of answers) assert.match(a.head, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.ok(Buffer.from(answers[0].body).equals(Resource.files.get(CONSOLE_RESOURCE)!), 'the page whole');
+  });
+
+  it('with both turns held by vanished clients, a newcomer waits until lwIP drops them, then is answered', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap();
+    net.lwip = heap;
+    const gone = [vanishing(), vanishing()];
+    net.advance(40000);
     const late = net.connect(8080, PICO_SND_BUF);
-    late.send('GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\nHost: 192.168.1.50\r\n\r\n');
-    net.advance(1000);
-    assert.equal(late.received, '', 'both turns are taken by unacknowledged bytes');
-    net.advance(120000); // idle timeout, linger, and the turn kept while lwIP still holds the bytes
-    assert.match(late.received, /^HTTP\/1\.1 200 OK\r\n/);
-    assert.ok(stalled.every((c) => c.closedByServer), 'the stalled connections were closed');
+    late.send(get('system/0/serialnumber'));
+    net.advance(PICO_GIVE_UP_MS - 60000);
+    assert.equal(late.received, '', 'written into the heap the vanished clients hold');
+    net.advance(120000); // lwIP has given up on both and said so: their turns end
+    assert.equal(replies(late).length, 1, 'the newcomer was answered');
+    assert.equal(replies(late)[0].json.response.value, 0x1234abcd);
+    assert.ok(gone.every((c) => c.closedByServer), 'the vanished clients\' sockets were closed');
+    assert.equal(heap.used, 0);
     assert.equal(heap.failures, 0);
   });
 });

@@ -82,6 +82,31 @@ describe('ESP32 firmware update against a fake embedded:update', () => {
     }
   });
 
+  it('a file that is no app image is aErrParam however it arrives: nothing reaches esp_ota_write\'s magic check before the descriptor', () => {
+    for (const piece of [1, 50, 111, 112, 1460]) {
+      ota.reset();
+      const e = code(() => writeAll(firmware(), new Uint8Array(500).fill(0x47), piece));
+      assert.equal(e, aErrParam, `in pieces of ${piece} bytes`);
+      assert.equal(ota.written.length, 0, `in pieces of ${piece} bytes: written before it was judged`);
+    }
+    const img = appImage({ version: '0.4.1' });
+    ota.reset();
+    ota.imageLength = img.length;
+    const w = writeAll(firmware(), img, 40);
+    assert.deepEqual(Uint8Array.from(ota.written), img, 'a good image written whole and in order from small reads');
+    assert.equal(w.complete(), packVersion(0, 4, 1));
+  });
+
+  it('a firmware on trial confirms itself before it begins an update (esp_ota_begin refuses while it is on trial)', () => {
+    ota.trial = true;
+    const img = appImage({ version: '0.2.5' });
+    ota.imageLength = img.length;
+    const w = writeAll(firmware(), img);
+    assert.equal(ota.confirms, 1);
+    assert.equal(w.complete(), packVersion(0, 2, 5));
+    assert.equal(ota.bootNext, true);
+  });
+
   it('a write error (esp_ota_write) is aErrIO, and an abort leaves the boot partition', () => {
     ota.failWriteAt = 20000;
     const fw = firmware();
@@ -136,5 +161,26 @@ describe('ESP32 firmware update against a fake embedded:update', () => {
     assert.equal(JSON.parse(a.body).response.version, '0.2.0');
     assert.equal(ota.bootNext, true);
     assert.equal(restarts, 1, 'restarted once the answer was handed over');
+  });
+
+  it('through the API: an update as the first request of a firmware on trial is 202, and one under 112 bytes that is no image 400', () => {
+    ota.trial = true;
+    const img = appImage({ version: '0.2.0', size: 30000 });
+    ota.imageLength = img.length;
+    const device: ModuleHal = { serialNumber: 0x1234abcd, entities: {}, now: () => 0, afterResponse: () => undefined, firmware: firmware() };
+    const api = new Api([device], { token: TOKEN });
+    const putOf = (body: Uint8Array, piece: number) => {
+      const digest = createHash('sha256').update(body).digest('base64');
+      const chunks: (string | Uint8Array)[] = [`PUT /api/v1/device/firmware HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\n` +
+        `Authorization: Bearer ${TOKEN}\r\nContent-Digest: sha-256=:${digest}:\r\n\r\n`];
+      for (let i = 0; i < body.length; i += piece) chunks.push(body.subarray(i, i + piece));
+      return splitResponses(rawExchange(api, chunks).out)[0];
+    };
+    const notImage = putOf(new TextEncoder().encode('GIF89a: a picture, not firmware. '.repeat(10)), 60);
+    assert.equal(notImage.status, 400, notImage.body);
+    assert.match(JSON.parse(notImage.body).response.message, /not an ESP32 app image/);
+    const a = putOf(img, 1460);
+    assert.equal(a.status, 202, a.body);
+    assert.equal(ota.bootNext, true);
   });
 });

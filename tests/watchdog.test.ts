@@ -112,6 +112,32 @@ describe('watchdog and restart causes', () => {
     assert.deepEqual(restarts(), counts({ power: 2, reset: 2, crash: 1 }));
   });
 
+  it('pico: a UF2 download of another image counts as an update; a panic, and an XS abort on the same image, as crashes', () => {
+    chip.kind = 'pico';
+    chip.image = 'a1b2c3d4';
+    boot(); // power on
+    chip.restartedBy('software'); // XS aborted: the image is the same
+    boot();
+    chip.uf2('0badf00d'); // BOOTSEL, a new image copied, the boot ROM restarts the chip
+    boot();
+    assert.ok(net.traces.some((t) => t.startsWith('boot: started by update (software)')), net.traces.join(''));
+    chip.panic(); // wdt-pico.c's handler: a crash note, then the reset at once
+    boot();
+    chip.restartedBy('software'); // and an XS abort on the new image
+    boot();
+    assert.deepEqual(restarts(), counts({ power: 1, update: 1, crash: 3 }));
+  });
+
+  it('esp32: the EN button reads as a power-on (the chip cannot tell them apart); a panic as a crash', () => {
+    chip.kind = 'esp32';
+    boot();
+    chip.restartedBy('power'); // EN: ESP_RST_POWERON on the original ESP32
+    boot();
+    chip.panic();
+    boot();
+    assert.deepEqual(restarts(), counts({ power: 2, crash: 1 }));
+  });
+
   it('the desktop host: no watchdog, a soft reset counted as a reset', () => {
     assert.equal(StandinWatchdog.start(10000), false);
     assert.equal(StandinWatchdog.cause(), 'power');
@@ -126,6 +152,9 @@ describe('watchdog and restart causes', () => {
     assert.equal(restartCause('software', 'update'), 'update');
     assert.equal(restartCause('software', 'reset'), 'reset');
     assert.equal(restartCause('software', undefined), 'crash');
+    assert.equal(restartCause('software', undefined, true), 'update'); // another image, no note: written by another way
+    assert.equal(restartCause('software', 'reset', true), 'reset');
+    assert.equal(restartCause('watchdog', undefined, true), 'watchdog');
     assert.equal(restartCause('watchdog', 'reset'), 'watchdog'); // the note of a restart that never came
     assert.equal(restartCause('power', 'update'), 'power');
     assert.equal(restartCause('pin', undefined), 'reset');

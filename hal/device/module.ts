@@ -41,6 +41,13 @@ export interface DeviceOptions {
   readonly onReset: (restart: () => void) => void;
   /** Why the chip started, as it says (the `watchdog` module's cause()); 'power' when not given. */
   readonly restartCause?: string;
+  /** What the chip runs (the `watchdog` module's image()), where it tells images apart. */
+  readonly image?: string;
+  /**
+   * Monotonic milliseconds (src/device/ticks.ts): the module clock then stays right across the Pico's
+   * 32-bit millisecond wrap of Date (hal/device/wall-clock.ts). Without it Date is read as it is.
+   */
+  readonly ticks?: () => number;
 }
 
 /**
@@ -97,14 +104,14 @@ export class DeviceModule implements ModuleHal, ResetRequester {
 
   constructor(o: DeviceOptions) {
     const b = o.board;
-    this.restarts = new RestartLog(o.preferences, o.restartCause ?? 'power');
+    this.restarts = new RestartLog(o.preferences, o.restartCause ?? 'power', o.image);
     const s = new Settings('brainstem', o.preferences);
     this.settings = s;
     this.platform = o.platform;
     this.onReset = o.onReset;
     this.serialNumber = o.serial >>> 0;
     this.name = b.name;
-    this.clock = new ClockEntity(s);
+    this.clock = new ClockEntity(s, o.ticks);
     // Every PWM output (LED, servos, signals) holds one of the board's channels only while it runs.
     const pwm = new PwmChannels(b.pwmChannels);
     this.system = new SystemEntity(s, b, this, o.firmware, ledOutput(b, pwm), this);

@@ -10,10 +10,16 @@ import { RESTART_CAUSES } from '../kit/restart-causes';
 import type { PreferenceStore } from './settings';
 const DOMAIN = 'restarts';
 const NOTE = 'expect';
+/** What the chip ran at its last start (Watchdog.image()). */
+const IMAGE = 'image';
 
-/** The cause of this start, from what the chip says and the note left before a restart it asked for. */
-export function restartCause(chip: string, note: unknown): string {
-  if (chip === 'software') return note === 'reset' || note === 'update' ? note : 'crash';
+/**
+ * The cause of this start, from what the chip says, the note left before a restart it asked for, and
+ * whether the chip runs another image than at its last start (a new firmware the firmware did not write
+ * itself: the Pico's boot ROM restarts the chip as watchdog_reboot does after a UF2 download).
+ */
+export function restartCause(chip: string, note: unknown, newImage = false): string {
+  if (chip === 'software') return note === 'reset' || note === 'update' ? note : newImage ? 'update' : 'crash';
   if (chip === 'pin') return 'reset';
   return RESTART_CAUSES.indexOf(chip) >= 0 ? chip : 'crash';
 }
@@ -23,14 +29,18 @@ export class RestartLog {
   /** Why the module started this time. */
   readonly cause: string;
 
-  constructor(prefs: PreferenceStore, chipCause: string) {
+  /** @param image what the chip runs (Watchdog.image()), where it tells images apart */
+  constructor(prefs: PreferenceStore, chipCause: string, image?: string) {
     this.prefs = prefs;
     let note: unknown;
+    let last: unknown;
     try {
       note = prefs.get(DOMAIN, NOTE);
       if (note !== undefined) prefs.delete(DOMAIN, NOTE);
-    } catch { /* no note */ }
-    this.cause = restartCause(chipCause, note);
+      last = prefs.get(DOMAIN, IMAGE);
+      if (image !== undefined && last !== image) prefs.set(DOMAIN, IMAGE, image);
+    } catch { /* no note, or the image not kept: a restart then reads as before */ }
+    this.cause = restartCause(chipCause, note, image !== undefined && last !== undefined && last !== image);
     this.add(this.cause);
     trace(`boot: started by ${this.cause} (${chipCause})\n`);
   }

@@ -3,10 +3,12 @@
  * to $XDG_CONFIG_HOME/brainstem-nextota.bin (/tmp when unset; tools/mcsim-run.mjs gives each mcsim a
  * config directory of its own). It fails where the SDK's ESP32 module does (modules/io/update/esp32/
  * update-esp32.c, SDK 8.2.3): "begin failed" (:81-83), "already complete" (:97-98, :121-122), "write
- * failed" (:113-114), "end failed" (:124-127: the handle is gone after it, :125). complete() checks
- * the image as esp_ota_end's esp_image_verify does, without its SHA-256: the 0xE9 magic, 1 to 16
- * segments each inside what was written, and the XOR checksum (seed 0xEF) in the last byte of the
- * 16-byte block after them (ESP-IDF components/bootloader_support/src/esp_image_format.c).
+ * failed" (:113-114; also for a first write that does not start with the image magic 0xE9, as
+ * esp_ota_write answers, ESP-IDF v6.0 components/app_update/esp_ota_ops.c:330-335), "end failed"
+ * (:124-127: the handle is gone after it, :125). complete() checks the image as esp_ota_end's
+ * esp_image_verify does, without its SHA-256: the 0xE9 magic, 1 to 16 segments each inside what was
+ * written, and the XOR checksum (seed 0xEF) in the last byte of the 16-byte block after them
+ * (ESP-IDF components/bootloader_support/src/esp_image_format.c).
  */
 
 #include "xsmc.h"
@@ -19,6 +21,7 @@
 
 typedef struct {
 	FILE *file;
+	long written;
 } UpdateRecord;
 
 static void updatePath(char *path, size_t size)
@@ -43,6 +46,7 @@ void xs_brainstem_update_open(xsMachine *the)
 
 	updatePath(path, sizeof(path));
 	update.file = fopen(path, "w+b");
+	update.written = 0;
 	if (!update.file)
 		xsUnknownError("begin failed");
 	xsResult = xsNewHostInstance(xsArg(0));
@@ -69,8 +73,12 @@ void xs_brainstem_update_write(xsMachine *the)
 	if (xsmcArgc > 1)
 		xsUnknownError("offset not allowed");
 	xsmcGetBufferReadable(xsArg(0), &data, &size);
+	/* esp_ota_write checks the magic byte of the first bytes it is given (esp_ota_ops.c:330-335) */
+	if (!update->written && size && (((uint8_t *)data)[0] != 0xE9))
+		xsUnknownError("write failed");
 	if (fwrite(data, 1, size, update->file) != size)
 		xsUnknownError("write failed");
+	update->written += size;
 }
 
 /* 1 when the image in `file` (`length` bytes written) is whole, as esp_image_verify judges it. */

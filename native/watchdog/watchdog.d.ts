@@ -4,6 +4,7 @@ export type ChipCause = 'watchdog' | 'power' | 'pin' | 'software' | 'crash';
 
 export default class Watchdog {
   static cause(): ChipCause;
+  static image(): string | undefined;
   static start(ms: number): boolean;
   static feed(): void;
 }

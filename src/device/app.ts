@@ -40,6 +40,8 @@ export interface AppOptions {
   readonly preferences: PreferenceStore;
   /** Why the chip started (the watchdog module's cause(), read before the watchdog starts). */
   readonly restartCause: string;
+  /** What the chip runs (the watchdog module's image()): a start into another image is an update. */
+  readonly image?: string;
 }
 
 /** A config number that may be written as hex text ("0x1234ABCD"): manifests are JSON. */
@@ -93,6 +95,8 @@ export class App implements NetworkWatcher, RequestHandler {
       serial: configNumber(config.serial),
       httpPort: ((config.http ?? {}) as HttpConfig).port ?? 80,
       restartCause: options.restartCause,
+      image: options.image,
+      ticks,
       onReset: (restart) => this.afterFlush(() => { restart(); this.listenOnSavedPort(); }),
     }));
     startWatchdog();

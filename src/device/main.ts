@@ -8,5 +8,5 @@ import Preference from 'preference';
 import Watchdog from 'watchdog';
 import { App } from './app';
 
-export const app = new App({ preferences: Preference, restartCause: Watchdog.cause() });
+export const app = new App({ preferences: Preference, restartCause: Watchdog.cause(), image: Watchdog.image() });
 app.start();

@@ -1,16 +1,30 @@
-// The pacing of a server's socket writes on a board whose lwIP heap is small (the Pico W: see
-// src/device/transport.ts): one write of at most writeMax bytes per socket until its peer has
-// acknowledged it, and at most `max` sockets with bytes in flight at once. It holds which sockets have
-// bytes in flight and which wait, so a socket carries no state for it. One per server (not preloaded
-// data: made at run time by the DeviceServer).
+// The pacing of a server's socket writes on a board whose lwIP heap is small. On the Pico W (MEM_SIZE
+// 4,000 bytes, and every segment one pbuf of a full MSS: build/devices/pico/config/
+// lwipopts_examples_common.h:19-23 and LWIP_NETIF_TX_SINGLE_PBUF) a write the heap cannot take is
+// lost: tcp_write fails, the SDK only traces "tcp write failed" and ends the socket
+// (modules/io/socket/lwip/tcp.c:402-404). So: one write of at most writeMax bytes (one segment) per
+// socket until its peer has acknowledged it, and at most `max` sockets with bytes in lwIP at once; a
+// socket waiting for its turn is written when another's turn ends. It holds which sockets have bytes
+// in flight and which wait, so a socket carries no state for it. One per server (not preloaded data:
+// made at run time by the DeviceServer).
 
-// A socket's turn ends when onWritable reports its whole send buffer free again, or when it closes.
-// The close ends it at once: on the Pico W the SDK's close is tcp_close then tcp_abort
-// (modules/network/socket/lwip/modLwipSafe.h:32), and lwIP's tcp_abandon frees the segments it still
-// held (src/core/tcp.c:604-608). It must: a peer's FIN that arrives with (or just after) its last ACK
-// reaches the socket as onError alone, and no onWritable ever comes after it (the SDK drops the
-// writable event when an error is in the same delivery and unhooks tcp_sent on the FIN,
-// modules/io/socket/lwip/tcp.c:485-487, 550).
+// A socket's turn ends when lwIP no longer holds its bytes (src/device/transport.ts):
+// - onWritable reports its whole send buffer free again: all acknowledged;
+// - it closes after its peer's FIN or an error: a peer's FIN that arrives with (or just after) its
+//   last ACK reaches the socket as onError alone, and no onWritable ever comes after it (the SDK drops
+//   the writable event when an error is in the same delivery and unhooks tcp_sent on the FIN,
+//   modules/io/socket/lwip/tcp.c:485-487, 550);
+// - a peer that acknowledges nothing more (gone from the network) is another matter: lwIP keeps its
+//   segment after the close too, since the module's close is lwIP's own (native/socket-pico/
+//   tcp-locked.c: tcp_close, which leaves the segments to be retransmitted), until TCP_MAXRTX (12)
+//   retransmissions have failed: from lwIP's 3 s initial RTO doubling to 384 s (src/core/tcp.c:163-164,
+//   :1235, :1291-1293; LWIP_TCP_RTO_TIME, TCP_MAXRTX in include/lwip/opt.h), about 38 minutes. Handing
+//   its turn on at the close would let two more sockets write into the 1,540 bytes it still holds,
+//   and the third segment would not fit. Such a connection, once it lingered in vain, gives its
+//   connection slot up but keeps its socket open and its turn (HELD) until its bytes are acknowledged
+//   after all (onWritable), or lwIP drops the connection and says so (its tcp_err callback, tcpError,
+//   modules/io/socket/lwip/tcp.c:534-542, from tcp_slowtmr, lwIP src/core/tcp.c:1386-1413), or
+//   HELD_MAX_MS pass (transport.ts).
 
 /** A socket's transport, as the pacing sees it. */
 export interface TurnTaker {
@@ -65,10 +79,7 @@ export class SendTurns {
     if (next) next.turnCame();
   }
 
-  /**
-   * `t` is closed: it waits for no turn, and a turn it holds goes to the next socket (the close freed
-   * whatever lwIP still held for it).
-   */
+  /** `t` is closed and lwIP holds nothing of it: it waits for no turn, and a turn it holds goes to the next socket. */
   forget(t: TurnTaker): void {
     const k = this.waiting.indexOf(t);
     if (k >= 0) this.waiting.splice(k, 1);

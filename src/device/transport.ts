@@ -10,20 +10,16 @@
 // where the socket takes writes after the peer's FIN; where it does not (lwIP marks the socket not
 // ready on the FIN, before the request is even read: modules/io/socket/lwip/tcp.c), the write that
 // fails ends the connection at once, and nothing is thrown.
-// On a board whose lwIP heap is small (the Pico W: MEM_SIZE 4,000 bytes, and every segment one pbuf of a
-// full MSS, build/devices/pico/config/lwipopts_examples_common.h:19-23 and LWIP_NETIF_TX_SINGLE_PBUF),
-// a write the heap cannot take is lost: tcp_write fails, the SDK only traces "tcp write failed" and
-// ends the socket (modules/io/socket/lwip/tcp.c:402-404). There the server's SendTurns pace the
-// writes: one write of at most writeMax bytes (one segment) per socket until the peer has acknowledged
-// it (onWritable reports the whole send buffer free again) or its socket closes, and at most `max`
-// sockets with bytes in flight at once; a socket waiting for its turn is written when another's turn
-// ends (src/device/send-turns.ts).
+// On a board whose lwIP heap is small (the Pico W) the server's SendTurns pace the writes, and a
+// connection whose peer acknowledges nothing more keeps its socket and send turn after the close
+// (HELD) while lwIP still holds its bytes: src/device/send-turns.ts says how and why.
 
 import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
 import type { Transport } from '../http/connection';
 import type { SendTurns } from './send-turns';
 import { discardUnread } from './unread';
+import { onError, onLinger, onReadable, onWritable, type OwnedTCP, type OwnedTimer } from './transport-owners';
 
 /** One TCP segment's worth: reads larger than this are taken in several steps. */
 export const READ_CHUNK = 1460;
@@ -31,6 +27,8 @@ export const READ_CHUNK = 1460;
 export const QUEUE_MAX = 8192;
 /** How long a closing socket may wait for its peer to take the last answer. */
 export const LINGER_MS = 5000;
+/** How long a closed connection's unacknowledged bytes may keep its send turn (paced): past lwIP's retries. */
+export const HELD_MAX_MS = 2400000;
 
 export interface TransportEvents {
   /** Bytes arrived: feed them to the Connection (synchronously). */
@@ -58,6 +56,8 @@ const DONE = 4;
 const WRITE_FAILED = 8;
 /** A drained notice is waiting to run (one at a time). */
 const DRAIN_SET = 16;
+/** DONE for the server, the socket and its send turn kept while lwIP holds its bytes (paced). */
+const HELD = 32;
 
 export class DeviceTransport implements Transport {
   private readonly tcp: TCP;
@@ -94,8 +94,8 @@ export class DeviceTransport implements Transport {
   close(): void {
     if (this.flags & (DONE | CLOSING)) return;
     this.flags |= CLOSING;
-    // Paced (the Pico W), the socket closes once its last bytes are acknowledged: the SDK's close there
-    // ends in tcp_abort (modules/network/socket/lwip/modLwipSafe.h:32), which drops bytes still unacknowledged.
+    // Paced (the Pico W), the socket closes once its last bytes are acknowledged; a peer that takes
+    // nothing in LINGER_MS leaves its socket HELD while lwIP retransmits them (src/device/send-turns.ts).
     if (!this.waiting() && !this.sending()) this.finish();
     else this.lingerFor(LINGER_MS);
   }
@@ -111,14 +111,13 @@ export class DeviceTransport implements Transport {
     this.linger = timer;
   }
 
-  /** The linger timer fired. */
+  /** The linger timer fired (or HELD_MAX_MS passed for a held socket). */
   lingered(): void {
     const turns = this.events.turns;
-    if (turns && turns.isWaiting(this)) this.lingerFor(LINGER_MS);
-    else {
-      this.linger = undefined;
-      this.finish();
-    }
+    this.linger = undefined;
+    if (this.flags & HELD) this.release();
+    else if (turns && turns.isWaiting(this)) this.lingerFor(LINGER_MS);
+    else this.finish(true);
   }
 
   /** The drain notice after an onWritable runs: a streamed answer may make its next pieces. */
@@ -204,9 +203,12 @@ export class DeviceTransport implements Transport {
 
   /** The socket's onWritable. */
   writableNow(count: number): void {
-    if (this.flags & DONE) return;
-    this.writable = count;
     const turns = this.events.turns;
+    if (this.flags & DONE) {
+      if (this.flags & HELD && count >= turns!.capacity) this.release(); // lwIP has let the last bytes go
+      return;
+    }
+    this.writable = count;
     if (turns) {
       if (count > turns.capacity) turns.capacity = count;
       if (count >= turns.capacity) turns.give(this); // the whole send buffer is free: all acknowledged
@@ -236,7 +238,10 @@ export class DeviceTransport implements Transport {
 
   /** The socket's onError: the peer closed (its FIN, after its bytes were read) or the socket failed. */
   failedNow(): void {
-    if (this.flags & DONE) return;
+    if (this.flags & DONE) {
+      if (this.flags & HELD) this.release(); // lwIP dropped the connection: nothing of it is held
+      return;
+    }
     this.events.end(this); // the Connection closes: close() below lingers while an answer is queued
     const flags = this.flags;
     if (flags & DONE) return;
@@ -256,44 +261,37 @@ export class DeviceTransport implements Transport {
     }
   }
 
-  private finish(): void {
+  /** Done for the server; `hold`: its peer acknowledges nothing, so lwIP keeps its bytes (HELD, paced). */
+  private finish(hold = false): void {
     if (this.flags & DONE) return;
     this.flags |= DONE;
     if (this.linger !== undefined) Timer.clear(this.linger);
     this.linger = undefined;
     this.queue = null;
     this.queued = 0;
-    // Bytes the peer sent that no request will read (a refused body, more after a last request) go first:
-    // lwIP frees a socket closed with bytes untaken twice on the Pico W (src/device/unread.ts).
-    discardUnread(this.tcp, this.events.readBuffer, this.readable);
-    this.readable = 0;
-    try { this.tcp.close(); } catch { /* already closed by the peer */ }
-    // After the close, which freed what lwIP held for this socket: the next socket's write needs that room.
-    const turns = this.events.turns;
-    if (turns) turns.forget(this);
+    if (hold && this.sending()) {
+      this.flags |= HELD;
+      this.lingerFor(HELD_MAX_MS);
+    } else this.release();
     const then = this.flushed;
     this.flushed = null;
     this.events.closed(this);
     if (then) then();
   }
+
+  /** Close the socket and end its send turn: lwIP holds nothing of it, or no longer will for long. */
+  private release(): void {
+    this.flags &= ~HELD;
+    if (this.linger !== undefined) Timer.clear(this.linger);
+    this.linger = undefined;
+    // Bytes the peer sent that no request will read (a refused body, more after a last request) go first:
+    // lwIP frees a socket closed with bytes untaken twice on the Pico W (src/device/unread.ts).
+    discardUnread(this.tcp, this.events.readBuffer, this.readable);
+    this.readable = 0;
+    try { this.tcp.close(); } catch { /* already closed by the peer */ }
+    // The next socket's write needs the room lwIP held for this one.
+    const turns = this.events.turns;
+    if (turns) turns.forget(this);
+  }
 }
 Object.freeze(DeviceTransport.prototype);
-
-/** A socket that knows its transport: one property on it instead of three closures per connection. */
-interface OwnedTCP extends TCP {
-  owner: DeviceTransport;
-}
-
-/** A timer that knows its transport (Moddable's Timer is an ordinary host object: it takes a property). */
-interface OwnedTimer extends Timer {
-  owner: DeviceTransport;
-}
-
-// The socket callbacks, one set for every connection (preloaded, in flash): the SDK calls each with
-// `this` bound to the socket.
-function onReadable(this: TCP, count: number): void { (this as OwnedTCP).owner.readableNow(count); }
-function onWritable(this: TCP, count: number): void { (this as OwnedTCP).owner.writableNow(count); }
-function onError(this: TCP): void { (this as OwnedTCP).owner.failedNow(); }
-// The linger timer's callback, one for every transport: the SDK calls it with its timer
-// (modules/base/timer/modTimer.c, xs_timer_callback).
-function onLinger(timer: Timer): void { (timer as OwnedTimer).owner.lingered(); }

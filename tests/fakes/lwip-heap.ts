@@ -17,6 +17,16 @@ export const PICO_SND_BUF = 8 * PICO_MSS;
  */
 export const SEGMENT_COST = PICO_MSS + 56 + 16 + 8;
 
+/**
+ * How long lwIP goes on retransmitting a segment nobody acknowledges before it drops the connection
+ * (tcp_slowtmr, lwIP src/core/tcp.c:1235, :1386-1413, in pico-sdk 2.2.0's lib/lwip): TCP_MAXRTX, 12,
+ * retransmissions (include/lwip/opt.h:1306), the first after the initial RTO of 3 s
+ * (LWIP_TCP_RTO_TIME, opt.h:1375: 6 ticks of 500 ms, tcp.c:1906-1907), each next after that RTO
+ * shifted by tcp_backoff {1, 2, 3, 4, 5, 6, 7, 7…} (tcp.c:163-164, :1291-1293), the drop at the tick
+ * after the last: 4,603 ticks, about 38 minutes. A peer that is gone acknowledges nothing all that time.
+ */
+export const PICO_GIVE_UP_MS = (6 + 12 + 24 + 48 + 96 + 192 + 384 + 5 * 768 + 1) * 500;
+
 /** One socket's segments in lwIP: their lengths (oldest first) and the room left in the last unsent one. */
 export class SocketSegments {
   lengths: number[] = [];
@@ -41,7 +51,7 @@ export class LwipHeap {
   /**
    * @param ackDelayMs virtual time from a write to the peer's acknowledgement
    */
-  constructor(readonly ackDelayMs = 20, readonly size = PICO_MEM_SIZE, readonly mss = PICO_MSS) {}
+  constructor(readonly ackDelayMs = 20, readonly size = PICO_MEM_SIZE, readonly mss = PICO_MSS, readonly giveUpMs = PICO_GIVE_UP_MS) {}
 
   /** tcp_write(TCP_WRITE_FLAG_COPY) of `n` bytes: true when queued, false when out of memory (nothing queued). */
   write(s: SocketSegments, n: number): boolean {
@@ -78,7 +88,7 @@ export class LwipHeap {
     if (!s.lengths.length) s.room = 0;
   }
 
-  /** A socket closed (on the Pico: aborted) or reset: lwIP frees what it still held for it. */
+  /** The connection is reset or dropped (lwIP gave up retransmitting): lwIP frees what it still held for it. */
   release(s: SocketSegments): void {
     this.used -= s.lengths.length * SEGMENT_COST;
     s.lengths = [];

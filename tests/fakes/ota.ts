@@ -2,8 +2,10 @@
 // - embedded:storage/flash (modules/io/flash/esp32/flash-esp32.c): open({path: 'nextota'}) throws "can't find
 //   partition" when the partition table has no OTA slot (:114-120); mode 'r' is read-only (:124-127).
 // - embedded:update (modules/io/update/esp32/update-esp32.c): open throws "read-only partition" (:51-52) and
-//   "begin failed" (:81-83); write throws "already complete" after complete (:97-98) and "write failed" when
-//   esp_ota_write fails (:113-114); complete throws "end failed" when esp_ota_end refuses the image (:124-127;
+//   "begin failed" (:81-83), which esp_ota_begin answers while the running app is on trial (ESP-IDF v6.0
+//   components/app_update/esp_ota_ops.c:163-170, ESP_ERR_OTA_ROLLBACK_INVALID_STATE); write throws
+//   "already complete" after complete (:97-98) and "write failed" when esp_ota_write fails (:113-114), as
+//   it does when the first byte it is given is not the image magic 0xE9 (esp_ota_ops.c:330-335); complete throws "end failed" when esp_ota_end refuses the image (:124-127;
 //   the handle is gone after it, :125) and "can't change boot partition" (:129-131); close() aborts (:19-25).
 //   esp_ota_end validates the image (its segments and hash); here its first byte must be 0xE9 and it
 //   must be `ota.imageLength` bytes long, the length ESP-IDF's walk of the test's image finds.
@@ -53,6 +55,7 @@ class Updater {
 
   write(bytes: Uint8Array): void {
     if (!this.live) throw new Error('already complete');
+    if (!ota.written.length && bytes.length && bytes[0] !== 0xe9) throw new Error('write failed');
     for (const b of bytes) {
       if (ota.failWriteAt >= 0 && ota.written.length >= ota.failWriteAt) throw new Error('write failed');
       ota.written.push(b);
@@ -79,7 +82,7 @@ export const Update = {
   open(options: { partition: Flash }): Updater {
     if (!options.partition) throw new Error('no partition');
     if (options.partition.readOnly) throw new Error('read-only partition');
-    if (ota.failBegin) throw new Error('begin failed');
+    if (ota.failBegin || ota.trial) throw new Error('begin failed');
     return new Updater();
   },
 };

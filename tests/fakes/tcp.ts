@@ -10,12 +10,14 @@
 // :597-613); an error in that delivery drops the writable event (:485-487) and waits until the
 // received bytes are read (:507-508, :365-367). A peer's ACK and its FIN that arrive together (a client
 // that closes once it has its answer) reach the server as onError alone: no onWritable after its last
-// ACK. Its close is the SDK's tcp_close_safe for the Pico, tcp_close then tcp_abort
-// (modules/network/socket/lwip/modLwipSafe.h:32): a RST, and lwIP frees the segments it still held
-// (lwIP src/core/tcp.c:604-608), so bytes the peer has not acknowledged are lost. The module's Pico W
-// build closes as lwIP does instead (native/socket-pico/tcp-locked.c: tcp_abort only when tcp_close
-// fails), which keeps those bytes; the fake keeps the SDK's harsher close, so a transport that passes
-// here waits for its last bytes to be acknowledged under either.
+// ACK. Its close is the module's Pico W build's (native/socket-pico/tcp-locked.c: lwIP's tcp_close,
+// tcp_abort only when that fails): lwIP keeps the segments the peer has not acknowledged and delivers
+// them, and frees each once acknowledged; a peer that acknowledges nothing (gone from the network)
+// has them retransmitted until lwIP gives up (PICO_GIVE_UP_MS), and only then are they freed, with
+// the pcb, and the socket told (tcpError, modules/io/socket/lwip/tcp.c:534-542) while it is still
+// open. A close with received bytes unread takes tcp_close's RST path instead (lwIP src/core/tcp.c:
+// 352-371), which frees everything at once; the SDK's own close (tcp_close then tcp_abort,
+// modules/network/socket/lwip/modLwipSafe.h:32) then frees that pcb a second time, which is counted.
 
 import { net, type Conn } from './net';
 import { SocketSegments } from './lwip-heap';
@@ -26,6 +28,20 @@ export interface TCPOptions {
   onReadable?(this: TCP, count: number): void;
   onWritable?(this: TCP, count: number): void;
   onError?(this: TCP): void;
+}
+
+/**
+ * net.lwip: lwIP's retransmission state of a socket with unacknowledged bytes (kept apart, so a socket
+ * of a test without net.lwip holds no more slots than before): when the peer last acknowledged
+ * something (or the first byte went), the pending give-up check, and whether lwIP gave up.
+ */
+interface Retransmission { progressAt: number; check: unknown; dropped: boolean }
+const retransmissions = new Map<TCP, Retransmission>();
+
+function retransmission(t: TCP): Retransmission {
+  let r = retransmissions.get(t);
+  if (!r) retransmissions.set(t, (r = { progressAt: net.now, check: null, dropped: false }));
+  return r;
 }
 
 /** The SDK's trigger bits (modules/io/socket/lwip/tcp.c:51-56). */
@@ -91,6 +107,7 @@ export default class TCP {
     if (bytes.length > conn.writable()) throw new Error('would block');
     const heap = net.lwip;
     if (heap) {
+      if (!this.segments.lengths.length) retransmission(this).progressAt = net.now; // the first byte in flight
       if (!heap.write(this.segments, bytes.length)) {
         net.traces.push('tcp write failed\n'); // and nothing else: the bytes are gone
         net.later(() => { this.ready = false; if (!conn.serverClosed) this.fireError(); });
@@ -98,6 +115,7 @@ export default class TCP {
       }
       net.later(() => heap.output(this.segments)); // the SDK's kTCPOutput message: tcp_output
       net.setTimer(() => this.acknowledged(), heap.ackDelayMs, false);
+      this.retransmitting();
     }
     conn.down.push(bytes);
     if (!heap) net.notifyDelivered(conn);
@@ -106,9 +124,29 @@ export default class TCP {
   /** net.lwip: the peer takes what was sent and acknowledges it; lwIP frees those segments. */
   private acknowledged(): void {
     const conn = this.conn!;
+    const r = retransmission(this);
+    if (r.dropped) return;
     const before = conn.down.length;
     conn.client.take();
-    net.lwip?.ack(this.segments, before - conn.down.length);
+    const acked = before - conn.down.length;
+    if (acked) r.progressAt = net.now;
+    net.lwip?.ack(this.segments, acked);
+  }
+
+  /** net.lwip: lwIP retransmits unacknowledged segments until it gives up (tcp_slowtmr). */
+  private retransmitting(): void {
+    const r = retransmission(this);
+    if (r.check) return;
+    const heap = net.lwip!;
+    r.check = net.setTimer(() => {
+      r.check = null;
+      if (!this.segments.lengths.length) { if (!r.dropped) retransmissions.delete(this); return; }
+      if (net.now - r.progressAt < heap.giveUpMs) { this.retransmitting(); return; }
+      r.dropped = true; // tcp_pcb_purge, then the pcb freed and tcpError called (src/core/tcp.c:1386-1413)
+      heap.release(this.segments);
+      this.conn!.down.all();
+      if (!this.conn!.serverClosed) { this.ready = false; this.fireError(); }
+    }, r.progressAt + heap.giveUpMs - net.now, false);
   }
 
   close(): void {
@@ -116,15 +154,14 @@ export default class TCP {
     if (!conn || conn.serverClosed) return;
     conn.serverClosed = true;
     const heap = net.lwip;
-    if (heap) {
+    if (heap && conn.up.length) {
       // tcp_close with received bytes the application never took (no tcp_recved: the receive window is not
-      // whole) sends a RST and frees the pcb (lwIP src/core/tcp.c:352-371); the tcp_abort after it frees it
-      // again (tcp.c:621): lwIP's pool then hands that pcb to two connections.
-      if (conn.up.length) heap.pcbsFreedTwice++;
-      // tcp_close then tcp_abort: what the peer has not acknowledged never reaches it, and lwIP holds nothing more.
-      heap.release(this.segments);
+      // whole) sends a RST and frees the pcb (lwIP src/core/tcp.c:352-371); the SDK's tcp_abort after it
+      // frees it again (tcp.c:621): lwIP's pool then hands that pcb to two connections.
+      heap.pcbsFreedTwice++;
+      heap.release(this.segments); // and what the peer has not acknowledged never reaches it
       conn.down.all();
-    } else net.notifyDelivered(conn); // bytes already written still reach the client (FIN after data)
+    } else if (!heap) net.notifyDelivered(conn); // bytes already written still reach the client (FIN after data)
   }
 
   fireReadable(count: number): void {

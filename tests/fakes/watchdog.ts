@@ -6,6 +6,11 @@
 //   (pico-sdk 2.2.0 src/rp2_common/hardware_watchdog/watchdog.c:31-33,68-70, WATCHDOG_LOAD_BITS
 //   0xffffff). It writes the scratch register watchdog_enable_caused_reboot() reads (:84, :125-127),
 //   so wdt-pico.c reads the cause once, before its first start, and answers that all along.
+//   A panic or hard fault ends in wdt-pico.c's handlers: a crash note, then the watchdog's reset at
+//   once (panic()); its image() hashes the program in flash (`image`, which a UF2 download changes;
+//   the boot ROM then restarts the chip as watchdog_reboot does: 'software').
+// - ESP32: a panic restarts through ESP-IDF's panic handler (ESP_RST_PANIC: 'crash'); the EN button is
+//   the chip's power-up pin and reads as ESP_RST_POWERON ('power', wdt-esp32.c); image() is undefined.
 // A test advances net.now without running timers to hang the loop (hang()), asks bitten(), and boots
 // again with the cause the chip will report (restartedBy()).
 
@@ -24,10 +29,22 @@ export const chip = {
   timeoutMs: 0,
   fedAt: 0,
   feeds: 0,
+  /** The Pico's image() (a hash of its program in flash), or undefined (ESP32). */
+  image: undefined as string | undefined,
   reset(): void {
     this.kind = 'esp32';
     this.cause = 'power';
+    this.image = undefined;
     this.restartedBy('power');
+  },
+  /** A panic or hard fault: what the next boot reads (both chips restart at once). */
+  panic(): void {
+    this.restartedBy('crash');
+  },
+  /** A new image written by the Pico's boot ROM (UF2), which restarts the chip as watchdog_reboot does. */
+  uf2(image: string): void {
+    this.image = image;
+    this.restartedBy('software');
   },
   /** The chip restarts: the counter stops and `cause` is what the next boot reads. */
   restartedBy(cause: ChipCause): void {
@@ -49,6 +66,9 @@ export const chip = {
 export default class Watchdog {
   static cause(): ChipCause {
     return chip.cause;
+  }
+  static image(): string | undefined {
+    return chip.image;
   }
   static start(ms: number): boolean {
     chip.running = true;

@@ -43,6 +43,26 @@ function chipResetRegisters(rp2040js, mcu) {
   return regs;
 }
 
+const TIMER_BASE = 0x40054; // RPTimer
+
+/**
+ * The chip's TIMER counts from `ms` milliseconds instead of 0, as on a board up that long: rp2040js's
+ * RPTimer reads TIMERAWL/H, TIMELR/HR and arms its alarms from `clock.nanos` alone, so a clock of its
+ * own that is ahead by `ms` moves the count and keeps every alarm's delay (the rest of the chip keeps
+ * the shared clock).
+ */
+export function startTimerAt(mcu, ms) {
+  const timer = mcu.peripherals[TIMER_BASE];
+  const chipClock = timer.clock;
+  const ahead = ms * 1e6;
+  timer.clock = {
+    get nanos() { return chipClock.nanos + ahead; },
+    get micros() { return chipClock.micros + ahead / 1e3; },
+    get frequency() { return chipClock.frequency; },
+    createAlarm: (callback) => chipClock.createAlarm(callback),
+  };
+}
+
 /** The chip's RPWatchdog (rp2040js keeps it in its peripheral map only). */
 export function watchdogOf(mcu) {
   return mcu.peripherals[WATCHDOG_BASE];

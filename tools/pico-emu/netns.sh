@@ -9,8 +9,9 @@
 # PICO_EMU_RUNNER: another script to run in place of run.mjs (one that wraps it, to look inside).
 # PICO_EMU_CURL=0: no curl (the runner asks the board itself: run.mjs --figures).
 # PICO_EMU_CLIENT: a command run in the namespace in place of curl, with PICO_EMU_LOG (a file with the
-# runner's output so far) and PICO_EMU_PID (the runner: SIGUSR1 takes the access point away, or brings
-# it back); the run ends when the command does, with its exit status.
+# runner's output so far), PICO_EMU_PID (the runner: SIGUSR1 takes the access point away, or brings
+# it back) and PICO_EMU_CUT_FILE (a TCP port written there is dropped from the link both ways); the
+# run ends when the command does, with its exit status.
 set -u
 seconds=$1; shift
 mac=28:cd:c1:00:00:01
@@ -19,6 +20,7 @@ for a in "$@"; do [ "$prev" = --mac ] && mac=$a; prev=$a; done
 here=$(dirname "$0")
 work=$(mktemp -d /tmp/pico-emu-net.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+export PICO_EMU_CUT_FILE="$work/cut" # a client writes its TCP port there to vanish (run.mjs)
 ip link set lo up
 socat TUN:192.168.77.1/24,tun-type=tap,tun-name=pico0,iff-up,iff-no-pi \
   UDP-DATAGRAM:127.0.0.1:47001,bind=127.0.0.1:47000 2>"$work/socat.log" &

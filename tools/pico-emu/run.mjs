@@ -4,12 +4,16 @@
 //
 //   node tools/pico-emu/run.mjs --image xs_pico.uf2 --bootrom bootrom.ts [--seconds 60]
 //        [--mac 28:cd:c1:00:00:01] [--ssid lab] [--password secret] [--trace: every ioctl and event]
-//        [--link LOCALPORT:PEERPORT]   Ethernet frames as UDP datagrams on 127.0.0.1 (udp-link.mjs)
+//        [--link LOCALPORT:PEERPORT]   Ethernet frames as UDP datagrams on 127.0.0.1 (udp-link.mjs); a TCP
+//                                      port written into $PICO_EMU_CUT_FILE is dropped both ways from then on
 //        [--ap-away FROM:TO]           the access point is gone between these emulated seconds
 //        [--memory-every S]            the board's C, XS and lwIP heaps every S emulated seconds (SIGUSR2: now)
 //        [--figures]                   measure boot, memory and cycles per GET over --link, print them, stop
 //        [--hang-at S]                 the main loop stops at S emulated seconds (the watchdog restarts it)
+//        [--fault-at S]                the core takes a hard fault at S emulated seconds
 //        [--no-debugger]               a panic's BKPT locks the core up, and the watchdog restarts it
+//        [--timer-ms MS]               the RP2040's 64-bit microsecond timer reads MS ms at reset (a board up
+//                                      for days: 4294907296 is a minute before the 32-bit millisecond wrap)
 // PICO_EMU_RACE_WATCH=1: the allocator entered by an interrupt inside the heap's work, and lwIP called
 // outside its lock, printed as they happen and counted at the end (race-watch.mjs).
 // SIGUSR1 takes the access point away, or brings it back (a client in netns.sh's namespace); SIGTERM
@@ -24,7 +28,7 @@ import { runLockstep } from './lockstep.mjs';
 import { udpLink } from './udp-link.mjs';
 import { backtrace } from './backtrace.mjs';
 import { handleFlashTrap, trapFlashWrites } from './flash-rom.mjs';
-import { newChip, watchdogOf, watchdogReset } from './chip-reset.mjs';
+import { newChip, startTimerAt, watchdogOf, watchdogReset } from './chip-reset.mjs';
 import { hangCore } from './hang.mjs';
 
 const require = createRequire(import.meta.url);
@@ -35,6 +39,7 @@ const { values: opt } = parseArgs({
     password: { type: 'string' }, trace: { type: 'boolean', default: false }, link: { type: 'string' },
     'ap-away': { type: 'string' }, 'memory-every': { type: 'string' }, figures: { type: 'boolean', default: false },
     'hang-at': { type: 'string' }, 'no-debugger': { type: 'boolean', default: false },
+    'timer-ms': { type: 'string' }, 'fault-at': { type: 'string' },
   },
 });
 
@@ -75,6 +80,16 @@ const sim = new rp2040js.Simulator();
 const bootrom = trapFlashWrites(loadBootrom(opt.bootrom));
 let mcu = newChip(rp2040js, sim.clock, bootrom); // a new one after each watchdog reset (start below)
 loadUf2(mcu, opt.image);
+if (opt['timer-ms']) {
+  const ms = Number(opt['timer-ms']);
+  if (!(ms >= 0 && Number.isInteger(ms))) fail(`--timer-ms wants whole milliseconds, not ${opt['timer-ms']}`);
+  startTimerAt(mcu, ms); // this chip only: a watchdog reset starts the timer from 0 again
+  const wrapMs = 2 ** 32 - ms;
+  if (wrapMs > 0) {
+    sim.clock.createAlarm(() => console.log(`${stamp()} pico-emu: the timer passes 2^32 ms (the 32-bit millisecond wrap)`))
+      .schedule(wrapMs * 1e6);
+  }
+}
 
 const t0 = Date.now();
 const stamp = () => `[${(sim.clock.micros / 1e6).toFixed(3)} s]`;
@@ -104,6 +119,18 @@ if (opt.link) {
   const [local, peer] = opt.link.split(':').map(Number);
   if (!(local > 0 && peer > 0)) fail(`--link wants LOCALPORT:PEERPORT, not ${opt.link}`);
   frames = udpLink(chip, local, peer);
+  // PICO_EMU_CUT_FILE (netns.sh): a client writes its TCP port there to vanish from the network
+  const cutFile = process.env.PICO_EMU_CUT_FILE;
+  if (cutFile) {
+    setInterval(() => {
+      let port;
+      try { port = Number(fs.readFileSync(cutFile, 'utf8')); } catch { return; }
+      if (!(port > 0) || frames.cut.has(port)) return;
+      frames.cut.add(port);
+      console.log(`${stamp()} pico-emu: the link drops TCP port ${port} both ways (a client gone)`);
+      sim.clock.createAlarm(() => console.log(`${stamp()} pico-emu: 40 s since the link dropped TCP port ${port}`)).schedule(40e9);
+    }, 200);
+  }
 }
 
 let line = '';
@@ -177,6 +204,14 @@ if (opt['hang-at']) {
   sim.clock.createAlarm(() => {
     console.log(`${stamp()} pico-emu: the main loop hangs (a branch to itself, interrupts masked)`);
     hangCore(mcu);
+  }).schedule(at * 1e9);
+}
+if (opt['fault-at']) {
+  const at = Number(opt['fault-at']);
+  if (!(at >= 0)) fail(`--fault-at wants emulated seconds, not ${opt['fault-at']}`);
+  sim.clock.createAlarm(() => {
+    console.log(`${stamp()} pico-emu: the core takes a hard fault`);
+    mcu.core.exceptionEntry(3); // HardFault, as an access the chip refuses would raise
   }).schedule(at * 1e9);
 }
 // What rp2040js cannot execute (an unaligned word access, which is a hard fault on the chip) throws out

@@ -3,7 +3,12 @@
 // its SHA-256 through the SDK's crypt Digest; its ESP-IDF app descriptor is judged once its first
 // DESCRIPTOR_END bytes have come (app-image.ts). ESP-IDF's app rollback (the project's sdkconfig) boots
 // a new image on trial; it confirms itself once it has answered a request (served()), through the
-// project's small native module ota-state (no JavaScript in the SDK marks an app valid).
+// project's small native module ota-state (no JavaScript in the SDK marks an app valid). An update is
+// served too: a firmware still on trial confirms itself before it opens the next partition, since
+// esp_ota_begin refuses while the running app is on trial (ESP-IDF v6.0
+// components/app_update/esp_ota_ops.c:163-170). Nothing reaches esp_ota_write before the descriptor
+// is judged: its first write checks the image's magic byte (esp_ota_ops.c:330-335) and fails as a
+// flash write would, for a file that is no app image at all.
 
 import Flash, { type Flash as Partition } from 'embedded:storage/flash';
 import Update from 'embedded:update';
@@ -50,16 +55,23 @@ class Esp32Writer implements FirmwareWriter {
     if (head) {
       const take = bytes.length < DESCRIPTOR_END - this.received ? bytes.length : DESCRIPTOR_END - this.received;
       head.set(bytes.subarray(0, take), this.received);
-      if (this.received + take === DESCRIPTOR_END) {
-        this.head = null;
-        this.version = checkAppImage(head, this.firmware.chipId);
-      }
+      this.received += take;
+      if (this.received < DESCRIPTOR_END) return; // held until the descriptor can be judged
+      this.head = null;
+      this.version = checkAppImage(head, this.firmware.chipId);
+      this.flashWrite(head, 0);
+      bytes = bytes.subarray(take);
     }
+    if (!bytes.length) return;
     this.received += bytes.length;
+    this.flashWrite(bytes, this.received - bytes.length);
+  }
+
+  private flashWrite(bytes: Uint8Array, at: number): void {
     try {
       this.updater!.write(bytes);
     } catch (e) {
-      throw new ApiError(aErrIO, `writing the image to flash failed at byte ${this.received - bytes.length}: ${why(e)}`);
+      throw new ApiError(aErrIO, `writing the image to flash failed at byte ${at}: ${why(e)}`);
     }
   }
 
@@ -124,6 +136,11 @@ export class Esp32Firmware implements FirmwareHal {
   }
 
   begin(_length: number): FirmwareWriter {
+    try {
+      this.served(); // this request is the firmware serving: esp_ota_begin needs it confirmed
+    } catch (e) {
+      throw new ApiError(aErrIO, `the running firmware is on trial and could not confirm itself: ${why(e)}`);
+    }
     return new Esp32Writer(this);
   }
 

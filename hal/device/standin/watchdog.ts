@@ -8,6 +8,10 @@ export default class Watchdog {
   static cause(): ChipCause {
     return 'power';
   }
+  /** mcsim's image is not told apart: a restart is a power-on. */
+  static image(): string | undefined {
+    return undefined;
+  }
   static start(_ms: number): boolean {
     return false;
   }

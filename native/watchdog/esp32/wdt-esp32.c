@@ -5,6 +5,13 @@
  * SDK's main task subscribes itself (build/devices/esp32/lib/main/main.c:86-87) and its message loop
  * feeds it (xs/platforms/esp/xsHost.c, modMessageService): a JavaScript loop that never returns stops
  * both that and this feed. The cause comes from esp_reset_reason() (ESP-IDF esp_system.h).
+ * On the original ESP32 the EN button is the chip's power-up pin (CHIP_PU): the ROM reports it as
+ * a power-on, RESET_REASON_CHIP_POWER_ON (ESP-IDF v6.0 components/soc/esp32/include/soc/
+ * reset_reasons.h, POWERON_RESET in esp_rom's esp32/rom/rtc.h:76), which esp_reset_reason() gives as
+ * ESP_RST_POWERON (components/esp_system/port/soc/esp32/reset_reason.c:19-20); ESP_RST_EXT is "not
+ * applicable for ESP32" (esp_system.h:27) and no register or RTC memory outlives the press, so a
+ * press of EN is counted as `power` there. Later chips report ESP_RST_EXT for their reset pin.
+ * image() answers nothing: an ESP32 takes a new firmware over HTTP, which leaves its note first.
  */
 
 #include "xsmc.h"
@@ -37,6 +44,10 @@ void xs_watchdog_cause(xsMachine *the)
 			break;
 	}
 	xsmcSetString(xsResult, (char *)cause);
+}
+
+void xs_watchdog_image(xsMachine *the)
+{
 }
 
 void xs_watchdog_start(xsMachine *the)

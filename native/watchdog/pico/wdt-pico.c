@@ -12,21 +12,56 @@
  *   read once, before the start.
  * - Neither: the RUN pin (chip_reset HAD_RUN, regs/vreg_and_chip_reset.h:139) or a power-on.
  *
+ * - A panic or a hard fault: pico-sdk's panic() ends in _exit(1) (pico_platform_panic/panic.c:82),
+ *   whose weak default loops on a BKPT (pico_clib_interface/newlib_interface.c:40-48), and the hard
+ *   fault handler is a BKPT (pico_crt0/crt0.S:333, decl_isr_bkpt). With no debugger a BKPT is itself a
+ *   fault: the core locks up until the watchdog times out, and the next boot would read a watchdog.
+ *   This file replaces both (release builds): a note in watchdog scratch register 0 (pico-sdk keeps
+ *   4-7 for itself, watchdog.c), then the watchdog's reset at once; the next boot reads a crash.
+ * - image(): a hash of the program in flash (XIP_BASE up to the linker's __flash_binary_end), so that
+ *   a restart into another image (the boot ROM's restart after a UF2 download reads as
+ *   watchdog_reboot's) is told from one the firmware asked for or an XS abort.
+ *
  * A debug build runs no watchdog: while xsbug holds the VM at a breakpoint no timer feeds it.
  */
 
 #include "xsmc.h"
 #include "hardware/watchdog.h"
 #include "hardware/structs/vreg_and_chip_reset.h"
+#include "hardware/regs/addressmap.h"
 
 #define kWatchdogMaxMS (0xffffff / 2000)
+#define kCrashNote 0x43525348		/* "CRSH" */
 
 static const char *gCause;
+
+#ifndef mxDebug
+static void __attribute__((noreturn)) crashRestart(void)
+{
+	watchdog_hw->scratch[0] = kCrashNote;
+	watchdog_reboot(0, 0, 0);
+	while (1)
+		;
+}
+
+void __attribute__((noreturn)) _exit(int status)
+{
+	(void)status;
+	crashRestart();
+}
+
+void isr_hardfault(void)
+{
+	crashRestart();
+}
+#endif
 
 void xs_watchdog_cause(xsMachine *the)
 {
 	if (!gCause) {
-		if (watchdog_enable_caused_reboot())
+		if (watchdog_hw->scratch[0] == kCrashNote)
+			gCause = "crash";
+		else if (watchdog_enable_caused_reboot())
 			gCause = "watchdog";
 		else if (watchdog_caused_reboot())
 			gCause = "software";
@@ -34,8 +69,27 @@ void xs_watchdog_cause(xsMachine *the)
 			gCause = "pin";
 		else
 			gCause = "power";
+		watchdog_hw->scratch[0] = 0;
 	}
 	xsmcSetString(xsResult, (char *)gCause);
+}
+
+void xs_watchdog_image(xsMachine *the)
+{
+	extern char __flash_binary_end;
+	static uint32_t hash;
+	char text[9];
+
+	if (!hash) {
+		const uint32_t *word = (const uint32_t *)XIP_BASE, *end = (const uint32_t *)&__flash_binary_end;
+		hash = 2166136261u;
+		while (word < end)
+			hash = (hash ^ *word++) * 16777619u;
+	}
+	for (int i = 0; i < 8; i++)
+		text[i] = "0123456789abcdef"[(hash >> (28 - 4 * i)) & 15];
+	text[8] = 0;
+	xsmcSetString(xsResult, text);
 }
 
 void xs_watchdog_start(xsMachine *the)
