@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { FULL_BOARD, freshWorld, get, net, replies } from './fakes/world';
 import { setConfig } from './fakes/config';
 import Resource from './fakes/resource';
-import { LwipHeap, PICO_MEM_SIZE, PICO_SND_BUF } from './fakes/lwip-heap';
+import { LwipHeap, PICO_MEM_SIZE, PICO_SND_BUF, SEGMENT_COST } from './fakes/lwip-heap';
 import { latin1, type FakeClient } from './fakes/net';
 import { dechunk } from './helpers';
 import { parseExposition } from './metrics-helpers';
@@ -143,5 +143,25 @@ describe('paced writes and clients that close once they have their answer (as cu
     }
     assert.equal(heap.used, 0, 'lwIP still holds segments');
     assert.equal(heap.failures, 0);
+  });
+});
+
+describe('paced writes to a client alone', () => {
+  before(() => Resource.files.set(OPENAPI_RESOURCE, readFileSync(path.join(ROOT, 'resources', OPENAPI_RESOURCE))));
+  after(() => { Resource.files.delete(OPENAPI_RESOURCE); delete require.cache[MAIN]; net.reset(); });
+
+  it('has two segments in flight, with Nagle off, so its peer acknowledges at once rather than after its delayed ACK', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap();
+    net.lwip = heap;
+    const c = net.connect(8080, PICO_SND_BUF);
+    c.send('GET /api/v1/openapi.json HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n');
+    net.advance(20000);
+    assert.match(c.received, /^HTTP\/1\.1 200 OK\r\n/);
+    const body = c.received.slice(c.received.indexOf('\r\n\r\n') + 4);
+    assert.equal(body.length, Resource.files.get(OPENAPI_RESOURCE)!.length, 'the document whole');
+    assert.equal(heap.peak, 2 * SEGMENT_COST, 'both turns in flight at once');
+    assert.equal(heap.failures, 0);
+    assert.equal(c.conn.server?.nodelay, true);
   });
 });

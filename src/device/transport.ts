@@ -14,10 +14,10 @@
 // full MSS, build/devices/pico/config/lwipopts_examples_common.h:19-23 and LWIP_NETIF_TX_SINGLE_PBUF),
 // a write the heap cannot take is lost: tcp_write fails, the SDK only traces "tcp write failed" and
 // ends the socket (modules/io/socket/lwip/tcp.c:402-404). There the server's SendTurns pace the
-// writes: one write of at most writeMax bytes (one segment) per socket until the peer has acknowledged
-// it (onWritable reports the whole send buffer free again) or its socket closes, and at most `max`
-// sockets with bytes in flight at once; a socket waiting for its turn is written when another's turn
-// ends (src/device/send-turns.ts).
+// writes: at most `max` writes of at most writeMax bytes (one segment each) in flight at once, each
+// held until the peer has acknowledged it (onWritable reports the whole send buffer free again) or its
+// socket closes; a socket alone takes every free turn, and one waiting for a turn is written when
+// another's turn ends (src/device/send-turns.ts).
 
 import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
@@ -74,7 +74,8 @@ export class DeviceTransport implements Transport {
 
   constructor(socket: TCP, events: TransportEvents) {
     this.events = events;
-    const tcp = new TCP({ from: socket, format: 'buffer', onReadable, onWritable, onError }) as OwnedTCP;
+    // nodelay: an answer's short last segment leaves beside the one before it, not after the peer's (delayed) ACK.
+    const tcp = new TCP({ from: socket, format: 'buffer', nodelay: true, onReadable, onWritable, onError }) as OwnedTCP;
     // The SDK delivers the socket's events later, from its message queue (lwip/tcp.c, lin/tcp.c):
     // the owner is in place before the first.
     tcp.owner = this;
@@ -160,7 +161,7 @@ export class DeviceTransport implements Transport {
     while (queue.length && this.writable > 0) {
       let room = this.writable;
       if (turns) {
-        if (turns.holds(this) || !turns.take(this)) return; // one paced write in flight, then the next
+        if (!turns.take(this)) return; // a paced write for each turn it has (send-turns.ts)
         if (room > turns.writeMax) room = turns.writeMax;
       }
       const head = queue[0];
@@ -172,7 +173,7 @@ export class DeviceTransport implements Transport {
         // the connection is ending anyway.
         this.writable = 0;
         this.flags |= WRITE_FAILED;
-        if (turns) turns.give(this);
+        if (turns) turns.putBack(this);
         if (this.flags & CLOSING) this.finish();
         return;
       }
