@@ -165,3 +165,22 @@ describe('paced writes to a client alone', () => {
     assert.equal(c.conn.server?.nodelay, true);
   });
 });
+
+describe('paced writes of a streamed answer', () => {
+  after(() => { delete require.cache[MAIN]; net.reset(); });
+
+  it('joins the small pieces of /metrics into segments: the client has it whole after three acknowledgements, not one per piece', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap(); // each write acknowledged 20 ms after it
+    net.lwip = heap;
+    const c = net.connect(8080, PICO_SND_BUF);
+    c.send('GET /metrics HTTP/1.1\r\nHost: 192.168.1.50\r\n\r\n');
+    net.advance(3 * heap.ackDelayMs + 5);
+    const end = c.received.indexOf('\r\n\r\n');
+    assert.ok(end > 0, 'no head yet');
+    const body = latin1(c.received).subarray(end + 4);
+    assert.ok(dechunk(body).used === body.length && body.length > 500, `${body.length} bytes of the body so far`);
+    assert.equal(heap.failures, 0);
+    assert.ok(heap.peak <= 2 * SEGMENT_COST);
+  });
+});

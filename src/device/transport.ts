@@ -24,6 +24,7 @@ import Timer from 'timer';
 import type { Transport } from '../http/connection';
 import type { SendTurns } from './send-turns';
 import { discardUnread } from './unread';
+import { dropFront, frontBytes } from './write-queue';
 
 /** One TCP segment's worth: reads larger than this are taken in several steps. */
 export const READ_CHUNK = 1460;
@@ -164,10 +165,10 @@ export class DeviceTransport implements Transport {
         if (!turns.take(this)) return; // a paced write for each turn it has (send-turns.ts)
         if (room > turns.writeMax) room = turns.writeMax;
       }
-      const head = queue[0];
-      const n = Math.min(room, head.length);
+      const bytes = frontBytes(queue, room, turns !== null);
+      const n = bytes.length;
       try {
-        this.tcp.write(n === head.length ? head : head.subarray(0, n));
+        this.tcp.write(bytes);
       } catch {
         // The stack had less room than it said, or takes no more writes: wait for onWritable, unless
         // the connection is ending anyway.
@@ -180,8 +181,7 @@ export class DeviceTransport implements Transport {
       this.flags = (this.flags & ~WRITE_FAILED) | UNSENT;
       this.writable -= n;
       this.queued -= n;
-      if (n === head.length) queue.shift();
-      else queue[0] = head.subarray(n);
+      dropFront(queue, n);
     }
     if (!queue.length && this.queue === queue) this.queue = null;
   }
