@@ -13,6 +13,9 @@ import { namedFunctions } from './board-parts.mjs';
 
 const FLASH = 0x10000000, FLASH_SIZE = 2 << 20, SRAM = 0x20000000, SRAM_SIZE = 264 << 10;
 const TURN_START = 'modTimersExecute';
+// The entries a profiled request's timeline shows (the SDK socket's deliveries and calls, the collector).
+const TIMELINE = ['listenerDeliver', 'tcpDeliver', 'xs_listener_read', 'xs_tcp_read', 'xs_tcp_write', 'fxCollect'];
+const TIMELINE_MAX = 400;
 
 export class CycleProfile {
   /** `count`: names of functions whose entries are counted (PICO_EMU_COUNT), in `entries`. */
@@ -32,6 +35,8 @@ export class CycleProfile {
     this.entries = new Map(count.map((name) => [name, 0]));
     const starts = new Map(this.fns.filter(([, , name]) => this.entries.has(name)).map(([start, , name]) => [start, name]));
     const turnPc = this.fns.find(([, , name]) => name === TURN_START)?.[0];
+    const marked = new Map(this.fns.filter(([, , name]) => TIMELINE.includes(name)).map(([start, , name]) => [start, name]));
+    this.timeline = [];
     this.work = 0;
     this.idleTurn = null; // mean cycles of an idle turn, once learnt
     this.turns = null; // while learning: each turn's cycles
@@ -46,7 +51,10 @@ export class CycleProfile {
         turnAt = core.cycles;
         if (this.turns) this.turns.push(turn);
         else if (this.idleTurn !== null && turn > this.idleTurn) this.work += turn - this.idleTurn;
-      }
+        // the timeline shows the end of a busy turn (over twice the idle mean)
+        const busy = this.idleTurn !== null && turn > 2 * this.idleTurn;
+        if (this.recording && busy) this.mark(`a busy turn of ${turn} cycles ends`);
+      } else if (this.recording && marked.has(pc)) this.mark(marked.get(pc));
       let cycles;
       try {
         cycles = execute();
@@ -67,10 +75,16 @@ export class CycleProfile {
     return this.other;
   }
 
+  /** A line of the recorded request's timeline, at the emulated time now. */
+  mark(what) {
+    if (this.timeline.length < TIMELINE_MAX) this.timeline.push([this.sim.clock.micros / 1000, what]);
+  }
+
   /** Start recording cycles by function (anything recorded and not kept is dropped). */
   begin() {
     this.pending.fill(0);
     this.kept.fill(0);
+    this.timeline = [];
     this.recording = true;
   }
 

@@ -50,12 +50,15 @@ function timed(traffic, a) {
 
 /** One request alone, with its cycles by function from its SYN in to its last answer byte out. */
 export async function profiled({ traffic, profile }, req) {
+  const FLAGS = [[0x02, 'SYN'], [0x01, 'FIN'], [0x04, 'RST'], [0x10, 'ACK']];
   traffic.onSyn = () => profile.begin();
   traffic.onAnswer = () => profile.keep();
+  traffic.onFrame = (inbound, tcp) => profile.mark(`frame ${inbound ? 'in ' : 'out'} ${FLAGS.filter(([b]) => tcp.flags & b).map(([, f]) => f).join('+')} ${tcp.payload} B`);
   const a = await ask(req);
-  traffic.onSyn = traffic.onAnswer = null;
+  traffic.onSyn = traffic.onAnswer = traffic.onFrame = null;
+  const timeline = profile.timeline;
   const fns = profile.end();
-  return { ...timed(traffic, a), fns };
+  return { ...timed(traffic, a), fns, timeline };
 }
 
 /** `count` requests one after another. */

@@ -32,11 +32,18 @@ async function requestsOf(ctx, label, { get, put, docs }) {
   return { summary: summarize(label, { gets, puts, docs: docAnswers, four }), profiles };
 }
 
+/** A profiled request's frames and socket calls, in emulated ms from its SYN (the first GET's alone). */
+function timelineLines(label, p) {
+  const t0 = p.timeline[0]?.[0] ?? 0;
+  return [`${label}: timeline (ms from the SYN in)`, ...p.timeline.map(([ms, what]) => `  ${(ms - t0).toFixed(2).padStart(8)}  ${what}`), ''];
+}
+
 function profileLines(profiles) {
   return [
     ...partsTable(profiles.map(([label, p]) => [label, p.fns])),
     '',
     ...profiles.flatMap(([label, p]) => [...topFunctions(`${label} (${n(p.bytes ?? 0)} B, ${p.ms?.toFixed(1)} ms)`, p.fns), '']),
+    ...timelineLines(profiles[0][0], profiles[0][1]),
   ];
 }
 

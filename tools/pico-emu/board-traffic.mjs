@@ -29,6 +29,8 @@ export class BoardTraffic {
     this.exchanges = new Map();
     this.onSyn = null;
     this.onAnswer = null;
+    this.onFrame = null; // (inbound, {flags, payload}) for every frame on the ports
+
   }
 
   /** Wraps the chip's frames both ways (after udpLink set them up). */
@@ -61,6 +63,7 @@ export class BoardTraffic {
       x = { client, syn: this.stamp(), firstIn: null, lastOut: null, bytesIn: 0, bytesOut: 0 };
       this.exchanges.set(client, x);
     }
+    this.onFrame?.(inbound, tcp);
     if (!x || !tcp.payload) return;
     if (inbound) {
       x.bytesIn += tcp.payload;
