@@ -162,7 +162,7 @@ MCCONFIG_ARGS ?=
 DEVICE_BUILD_DIR ?=
 MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
-.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size pico-emu pico-emu-net pico-emu-figures pico-emu-walk pico-emu-hostile check-moddable
+.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size pico-anchor pico-emu pico-emu-net pico-emu-figures pico-emu-walk pico-emu-hostile check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
 moddable-tools:
@@ -228,8 +228,10 @@ pico-size: ## sizes of the Pico W image make device built (flash, RAM, XS image,
 #                       with a DHCP server (socat and dnsmasq, installed when missing), and curl asking
 #                       the board http://192.168.77.50/ every 10 s
 #   make pico-emu-figures the same network; the runner itself asks the board (boot, idle, 4 clients at once,
-#                       GETs one after another) and reads its memory from its RAM (tools/pico-emu/board-*.mjs):
-#                       prints the table of docs/pico.md §"What the emulated board costs", then stops
+#                       one GET, PUT and document alone with its cycles by function, GETs one after another)
+#                       and reads its memory from its RAM (tools/pico-emu/board-*.mjs); then boots the anchor
+#                       (PICO_ANCHOR_IMAGE, make pico-anchor) the same way and prints the two side by side:
+#                       the tables of docs/pico.md §"What the emulated board costs", then stops
 #   make pico-emu-walk  the long test: a GET of every route of the board's description, PUT round trips
 #                       on its settings, DNS-SD after 150 s (tests/pico-emu-walk.long.ts; not in make test)
 # PICO_IMAGE: the xs_pico.uf2 of make device PLATFORM=pico/pico_w. PICO_BOOTROM: the RP2040 B1 boot ROM
@@ -241,6 +243,15 @@ PICO_EMU_FIGURES_SECONDS ?= 1800
 PICO_EMU_ARGS ?= --ssid lab --password secret
 PICO_EMU_RUN = --image "$(PICO_IMAGE)" --bootrom "$(PICO_BOOTROM)" $(PICO_EMU_ARGS)
 
+# The anchor of make pico-emu-figures (tools/pico-anchor/): the Moddable SDK's own http Server and a
+# raw lwIP server in C, answering bodies of the module's sizes, built for the same board into
+# DEVICE_BUILD_DIR (bin/pico/pico_w/release/pico-anchor/xs_pico.uf2), for the access point PICO_ANCHOR_ARGS.
+PICO_ANCHOR_ARGS ?= ssid=lab password=secret
+PICO_ANCHOR_IMAGE ?= $(or $(DEVICE_BUILD_DIR),$(if $(MODDABLE),$(MODDABLE)/build))/bin/pico/pico_w/release/pico-anchor/xs_pico.uf2
+pico-anchor: moddable-tools ## the SDK's own http Server and a raw lwIP server in C for the Pico W (the anchor of pico-emu-figures)
+	@$(MAKE) --no-print-directory pico-tools PLATFORM=pico/pico_w
+	$(PICO_ENV) mcconfig -m -p pico/pico_w -t build $(MCCONFIG_OUT) $(PICO_ANCHOR_ARGS) tools/pico-anchor/manifest.json
+
 pico-emu: build ## boot the Pico W image on rp2040js with the emulated Wi-Fi chip; print its console
 	nice -n 19 node tools/pico-emu/run.mjs --seconds $(PICO_EMU_SECONDS) $(PICO_EMU_RUN)
 
@@ -248,9 +259,13 @@ pico-emu-net: build ## the emulated Pico W on a TAP link in a network namespace,
 	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
 	nice -n 19 unshare -n tools/pico-emu/netns.sh $(PICO_EMU_SECONDS) $(PICO_EMU_RUN)
 
-pico-emu-figures: build ## boot to first answer, C/XS/lwIP heaps idle and under 4 clients, cycles per GET, from the emulated board
+pico-emu-figures: build ## the module beside the SDK's http Server and raw lwIP on the emulated board: cycles, times, heaps, profile
 	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
-	PICO_EMU_CURL=0 nice -n 19 unshare -n tools/pico-emu/netns.sh $(PICO_EMU_FIGURES_SECONDS) $(PICO_EMU_RUN) --figures
+	@summary=$$(mktemp /tmp/pico-emu-figures.XXXXXX); trap 'rm -f '$$summary EXIT; \
+	PICO_EMU_FIGURES_JSON=$$summary PICO_EMU_CURL=0 nice -n 19 unshare -n tools/pico-emu/netns.sh $(PICO_EMU_FIGURES_SECONDS) $(PICO_EMU_RUN) --figures || exit 1; \
+	if [ -f "$(PICO_ANCHOR_IMAGE)" ]; then \
+		PICO_EMU_FIGURES_JSON=$$summary PICO_EMU_CURL=0 nice -n 19 unshare -n tools/pico-emu/netns.sh $(PICO_EMU_FIGURES_SECONDS) --image "$(PICO_ANCHOR_IMAGE)" --bootrom "$(PICO_BOOTROM)" $(PICO_EMU_ARGS) --figures --anchor; \
+	else echo "pico-emu-figures: no anchor image at PICO_ANCHOR_IMAGE=$(PICO_ANCHOR_IMAGE) (make pico-anchor): the module alone"; fi
 # Hundreds of each hostile client (tests/pico-emu/hostile-client.ts) with the emulator's race watch; make test
 # runs the short form of the same test.
 PICO_EMU_HOSTILE_LONG ?= aborts=200,streams=100,scanners=400,bursts=5,stalls=3,races=10

@@ -171,3 +171,42 @@ describe('paced writes and clients that close once they have their answer (as cu
     assert.equal(heap.failures, 0);
   });
 });
+
+describe('paced writes to a client alone', () => {
+  before(() => Resource.files.set(OPENAPI_RESOURCE, readFileSync(path.join(ROOT, 'resources', OPENAPI_RESOURCE))));
+  after(() => { Resource.files.delete(OPENAPI_RESOURCE); delete require.cache[MAIN]; net.reset(); });
+
+  it('has two segments in flight, with Nagle off, so its peer acknowledges at once rather than after its delayed ACK', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap();
+    net.lwip = heap;
+    const c = net.connect(8080, PICO_SND_BUF);
+    c.send('GET /api/v1/openapi.json HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n');
+    net.advance(20000);
+    assert.match(c.received, /^HTTP\/1\.1 200 OK\r\n/);
+    const body = c.received.slice(c.received.indexOf('\r\n\r\n') + 4);
+    assert.equal(body.length, Resource.files.get(OPENAPI_RESOURCE)!.length, 'the document whole');
+    assert.equal(heap.peak, 2 * SEGMENT_COST, 'both turns in flight at once');
+    assert.equal(heap.failures, 0);
+    assert.equal(c.conn.server?.nodelay, true);
+  });
+});
+
+describe('paced writes of a streamed answer', () => {
+  after(() => { delete require.cache[MAIN]; net.reset(); });
+
+  it('joins the small pieces of /metrics into segments: the client has it whole after three acknowledgements, not one per piece', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap(); // each write acknowledged 20 ms after it
+    net.lwip = heap;
+    const c = net.connect(8080, PICO_SND_BUF);
+    c.send('GET /metrics HTTP/1.1\r\nHost: 192.168.1.50\r\n\r\n');
+    net.advance(3 * heap.ackDelayMs + 5);
+    const end = c.received.indexOf('\r\n\r\n');
+    assert.ok(end > 0, 'no head yet');
+    const body = latin1(c.received).subarray(end + 4);
+    assert.ok(dechunk(body).used === body.length && body.length > 500, `${body.length} bytes of the body so far`);
+    assert.equal(heap.failures, 0);
+    assert.ok(heap.peak <= 2 * SEGMENT_COST);
+  });
+});

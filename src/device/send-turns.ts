@@ -1,12 +1,10 @@
-// The pacing of a server's socket writes on a board whose lwIP heap is small. On the Pico W (MEM_SIZE
-// 4,000 bytes, and every segment one pbuf of a full MSS: build/devices/pico/config/
-// lwipopts_examples_common.h:19-23 and LWIP_NETIF_TX_SINGLE_PBUF) a write the heap cannot take is
-// lost: tcp_write fails, the SDK only traces "tcp write failed" and ends the socket
-// (modules/io/socket/lwip/tcp.c:402-404). So: one write of at most writeMax bytes (one segment) per
-// socket until its peer has acknowledged it, and at most `max` sockets with bytes in lwIP at once; a
-// socket waiting for its turn is written when another's turn ends. It holds which sockets have bytes
-// in flight and which wait, so a socket carries no state for it. One per server (not preloaded data:
-// made at run time by the DeviceServer).
+// The pacing of a server's socket writes on a board whose lwIP heap is small (the Pico W: see
+// src/device/transport.ts): at most `max` writes of at most writeMax bytes (one segment each) in flight
+// at once, held until their peer has acknowledged them. A socket takes one turn while others wait, and
+// every free turn while none does: a peer that has two full segments to acknowledge does so at once,
+// where one alone waits for its delayed ACK (40 ms on Linux). It holds which sockets have bytes in
+// flight and which wait, so a socket carries no state for it. One per server (not preloaded data: made
+// at run time by the DeviceServer).
 
 // A socket's turn ends when lwIP no longer holds its bytes (src/device/transport.ts):
 // - onWritable reports its whole send buffer free again: all acknowledged;
@@ -42,7 +40,7 @@ export class SendTurns {
   /** The socket's whole send buffer, as its first onWritable reports it (nothing sent yet). */
   capacity = 0;
   private readonly max: number;
-  /** Sockets with bytes the peer has not acknowledged yet (at most `max`). */
+  /** A socket for each turn in flight (bytes the peer has not acknowledged yet; at most `max`). */
   private readonly holders: TurnTaker[] = [];
   /** Sockets with bytes to write, waiting for a turn (in the order they asked). */
   private readonly waiting: TurnTaker[] = [];
@@ -60,23 +58,40 @@ export class SendTurns {
     return this.waiting.indexOf(t) >= 0;
   }
 
-  /** A turn for `t`, or false (and `t` is written when one comes free). */
+  /**
+   * A turn for one more write of `t`, or false (and `t` is written when one comes free): a free turn
+   * when `t` holds none, or when no other socket waits for one.
+   */
   take(t: TurnTaker): boolean {
-    if (this.holders.length < this.max) {
-      this.holders.push(t);
+    const holders = this.holders;
+    if (holders.length < this.max && (this.waiting.length === 0 || holders.indexOf(t) < 0)) {
+      holders.push(t);
       return true;
     }
-    if (this.waiting.indexOf(t) < 0) this.waiting.push(t);
+    if (holders.indexOf(t) < 0 && this.waiting.indexOf(t) < 0) this.waiting.push(t);
     return false;
   }
 
-  /** `t`'s bytes were acknowledged, or it closed: the next waiting socket writes. */
+  /** `t`'s bytes were all acknowledged, or it closed: its turns go to the sockets waiting. */
   give(t: TurnTaker): void {
-    const k = this.holders.indexOf(t);
+    const holders = this.holders;
+    let k = holders.indexOf(t);
+    if (k < 0) return;
+    for (; k >= 0; k = holders.indexOf(t)) holders.splice(k, 1);
+    this.handOn();
+  }
+
+  /** The write `t` took its latest turn for did not happen: that turn alone goes back. */
+  putBack(t: TurnTaker): void {
+    const k = this.holders.lastIndexOf(t);
     if (k < 0) return;
     this.holders.splice(k, 1);
-    const next = this.waiting.shift();
-    if (next) next.turnCame();
+    this.handOn();
+  }
+
+  /** Free turns to the sockets waiting, in the order they asked. */
+  private handOn(): void {
+    while (this.holders.length < this.max && this.waiting.length) this.waiting.shift()!.turnCame();
   }
 
   /** `t` is closed and lwIP holds nothing of it: it waits for no turn, and a turn it holds goes to the next socket. */

@@ -10,8 +10,15 @@
 // where the socket takes writes after the peer's FIN; where it does not (lwIP marks the socket not
 // ready on the FIN, before the request is even read: modules/io/socket/lwip/tcp.c), the write that
 // fails ends the connection at once, and nothing is thrown.
-// On a board whose lwIP heap is small (the Pico W) the server's SendTurns pace the writes, and a
-// connection whose peer acknowledges nothing more keeps its socket and send turn after the close
+// On a board whose lwIP heap is small (the Pico W: MEM_SIZE 4,000 bytes, and every segment one pbuf of a
+// full MSS, build/devices/pico/config/lwipopts_examples_common.h:19-23 and LWIP_NETIF_TX_SINGLE_PBUF),
+// a write the heap cannot take is lost: tcp_write fails, the SDK only traces "tcp write failed" and
+// ends the socket (modules/io/socket/lwip/tcp.c:402-404). There the server's SendTurns pace the
+// writes: at most `max` writes of at most writeMax bytes (one segment each) in flight at once, each
+// held until the peer has acknowledged it (onWritable reports the whole send buffer free again) or its
+// socket closes; a socket alone takes every free turn, and one waiting for a turn is written when
+// another's turn ends (src/device/send-turns.ts).
+// A connection whose peer acknowledges nothing more keeps its socket and send turn after the close
 // (HELD) while lwIP still holds its bytes: src/device/send-turns.ts says how and why.
 
 import TCP from 'embedded:io/socket/tcp';
@@ -20,6 +27,7 @@ import type { Transport } from '../http/connection';
 import type { SendTurns } from './send-turns';
 import { discardUnread } from './unread';
 import { onError, onLinger, onReadable, onWritable, type OwnedTCP, type OwnedTimer } from './transport-owners';
+import { dropFront, frontBytes } from './write-queue';
 
 /** One TCP segment's worth: reads larger than this are taken in several steps. */
 export const READ_CHUNK = 1460;
@@ -74,7 +82,8 @@ export class DeviceTransport implements Transport {
 
   constructor(socket: TCP, events: TransportEvents) {
     this.events = events;
-    const tcp = new TCP({ from: socket, format: 'buffer', onReadable, onWritable, onError }) as OwnedTCP;
+    // nodelay: an answer's short last segment leaves beside the one before it, not after the peer's (delayed) ACK.
+    const tcp = new TCP({ from: socket, format: 'buffer', nodelay: true, onReadable, onWritable, onError }) as OwnedTCP;
     // The SDK delivers the socket's events later, from its message queue (lwip/tcp.c, lin/tcp.c):
     // the owner is in place before the first.
     tcp.owner = this;
@@ -159,27 +168,26 @@ export class DeviceTransport implements Transport {
     while (queue.length && this.writable > 0) {
       let room = this.writable;
       if (turns) {
-        if (turns.holds(this) || !turns.take(this)) return; // one paced write in flight, then the next
+        if (!turns.take(this)) return; // a paced write for each turn it has (send-turns.ts)
         if (room > turns.writeMax) room = turns.writeMax;
       }
-      const head = queue[0];
-      const n = Math.min(room, head.length);
+      const bytes = frontBytes(queue, room, turns !== null);
+      const n = bytes.length;
       try {
-        this.tcp.write(n === head.length ? head : head.subarray(0, n));
+        this.tcp.write(bytes);
       } catch {
         // The stack had less room than it said, or takes no more writes: wait for onWritable, unless
         // the connection is ending anyway.
         this.writable = 0;
         this.flags |= WRITE_FAILED;
-        if (turns) turns.give(this);
+        if (turns) turns.putBack(this);
         if (this.flags & CLOSING) this.finish();
         return;
       }
       this.flags = (this.flags & ~WRITE_FAILED) | UNSENT;
       this.writable -= n;
       this.queued -= n;
-      if (n === head.length) queue.shift();
-      else queue[0] = head.subarray(n);
+      dropFront(queue, n);
     }
     if (!queue.length && this.queue === queue) this.queue = null;
   }

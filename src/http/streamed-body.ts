@@ -1,9 +1,9 @@
 // The body of an answer that goes on after its head (a ResponseStream), as a Connection sends it.
 // An event stream is polled once a tick while its client keeps up, its text written as is until the
 // connection closes. A finite stream (the device description) is polled a piece at a time, and only
-// while nothing of it waits in the transport (the socket's own send buffer keeps the link busy); each
+// while less than a segment of it waits in the transport (STREAM_LOW_WATER); each
 // piece is written as one array, behind its chunk-size line (HTTP/1.1, chunked) or bare (HTTP/1.0: the
-// close ends the body), so nothing but the piece in hand is ever held. Made by a Connection when an answer streams, dropped when it ends: an idle connection holds none.
+// close ends the body), so no more than about a segment of it is ever held. Made by a Connection when an answer streams, dropped when it ends: an idle connection holds none.
 
 import type { HttpResponse, ResponseStream } from './request';
 import type { TextCodec } from '../../util/text';
@@ -18,10 +18,12 @@ export interface BodySink {
 export const STREAM_BACKLOG_MAX = 4096;
 
 /**
- * A finite stream makes its next piece only while less than this waits in the transport: one piece at
- * a time, each a typed array and its bytes held by the module until the socket takes it.
+ * A finite stream makes its next piece only while less than this waits in the transport: about one TCP
+ * segment's worth at a time, each piece a typed array held by the module until the socket takes it. A
+ * paced transport (the Pico W) writes what waits as one segment when its turn comes, rather than one
+ * small piece per round trip.
  */
-export const STREAM_LOW_WATER = 1;
+export const STREAM_LOW_WATER = 1460;
 
 /** next(): a piece was written, the stream has ended (its last chunk written), or nothing is due now. */
 export const PIECE_SENT = 0;

@@ -25,6 +25,8 @@ import { SocketSegments } from './lwip-heap';
 export interface TCPOptions {
   from?: TCP;
   format?: string;
+  /** tcp_nagle_disable on the pcb (modules/io/socket/lwip/tcp.c:130-132, 204-208): no fake models Nagle. */
+  nodelay?: boolean;
   onReadable?(this: TCP, count: number): void;
   onWritable?(this: TCP, count: number): void;
   onError?(this: TCP): void;
@@ -71,6 +73,11 @@ export default class TCP {
     if (conn.clientFin) this.fin();
     net.notifyWritable(conn);
     if (conn.up.length) net.notifyReadable(conn);
+  }
+
+  /** The test's view of the nodelay option it was made with (the SDK's TCP has no such property). */
+  get nodelay(): boolean {
+    return this.options.nodelay === true;
   }
 
   /** What Listener.read() hands out. */

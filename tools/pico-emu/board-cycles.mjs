@@ -1,59 +1,60 @@
-// Tells the core's work from its waiting. The Pico build's main loop never sleeps: modMessageService
-// (xs/platforms/pico/xsHost.c) leaves its wait at once, because it compares absolute_time_diff_us(until,
-// now) < 1000, which holds while `until` is still ahead, so the core polls (timers, cyw43_arch_poll,
-// the message queue) at full speed and rp2040js's cycle count runs with the emulated clock. What the
-// loop does while the board is idle is learnt by sampling the program counter over a stretch of idle
-// time: the functions that hold at least IDLE_SHARE of the samples are the polling. From then on every
-// instruction's cycles count as work unless its address lies in one of those functions.
-import { execFileSync } from 'node:child_process';
+// Where the emulated board's cycles go (make pico-emu-figures): every instruction's cycles are added to
+// the function of the ELF it belongs to (board-parts.mjs names them and their parts), while a stretch is
+// being recorded; and the main loop's turns are timed, for the cycles of work.
+//
+// The Pico build's main loop never sleeps: modMessageService (xs/platforms/pico/xsHost.c) leaves its
+// wait at once, because it compares absolute_time_diff_us(until, now) < 1000, which holds while `until`
+// is still ahead, so the core polls (timers, cyw43_arch_poll, the message queue) at full speed. A turn
+// of that loop starts where it calls modTimersExecute. While the board is idle the turns are learnt (their
+// mean length); from then on each turn's cycles beyond that mean are work, and a turn shorter than the
+// mean adds nothing: the cycles of work never fall below zero, and include the interrupts that came in.
 import { backtrace } from './backtrace.mjs';
+import { namedFunctions } from './board-parts.mjs';
 
-const IDLE_SHARE = 0.01;
-const SAMPLE_NANOS = 50_000; // one PC sample every 50 µs of emulated time while learning
 const FLASH = 0x10000000, FLASH_SIZE = 2 << 20, SRAM = 0x20000000, SRAM_SIZE = 264 << 10;
-
-/** Functions of the image, sorted by address: [start, end, name]. */
-function functionsOf(elf) {
-  const out = [];
-  for (const line of execFileSync('arm-none-eabi-nm', ['-S', '--defined-only', elf], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n')) {
-    const [addr, size, type, name] = line.split(' ');
-    if (name && /^[tTwW]$/.test(type)) {
-      const start = parseInt(addr, 16) & ~1;
-      out.push([start, start + parseInt(size, 16), name]);
-    }
-  }
-  return out.sort((a, b) => a[0] - b[0]);
-}
-
-function find(fns, pc) {
-  let lo = 0, hi = fns.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (pc < fns[mid][0]) hi = mid - 1;
-    else if (pc >= fns[mid][1]) lo = mid + 1;
-    else return mid;
-  }
-  return -1;
-}
+const TURN_START = 'modTimersExecute';
+// The entries a profiled request's timeline shows (the SDK socket's deliveries and calls, the collector).
+const TIMELINE = ['listenerDeliver', 'tcpDeliver', 'xs_listener_read', 'xs_tcp_read', 'xs_tcp_write', 'fxCollect'];
+const TIMELINE_MAX = 400;
 
 export class CycleProfile {
   /** `count`: names of functions whose entries are counted (PICO_EMU_COUNT), in `entries`. */
   constructor(sim, elf, count = []) {
     this.sim = sim;
-    this.fns = functionsOf(elf);
+    this.fns = namedFunctions(elf);
+    this.other = this.fns.length; // cycles outside every named function
+    this.flashFn = new Int32Array(FLASH_SIZE >> 1).fill(this.other);
+    this.sramFn = new Int32Array(SRAM_SIZE >> 1).fill(this.other);
+    this.fns.forEach(([start, end], i) => {
+      if (start >= FLASH && end <= FLASH + FLASH_SIZE) this.flashFn.fill(i, (start - FLASH) >> 1, (end - FLASH + 1) >> 1);
+      else if (start >= SRAM && end <= SRAM + SRAM_SIZE) this.sramFn.fill(i, (start - SRAM) >> 1, (end - SRAM + 1) >> 1);
+    });
+    this.pending = new Float64Array(this.other + 1);
+    this.kept = new Float64Array(this.other + 1);
+    this.recording = false;
     this.entries = new Map(count.map((name) => [name, 0]));
     const starts = new Map(this.fns.filter(([, , name]) => this.entries.has(name)).map(([start, , name]) => [start, name]));
-    this.flashIdle = new Uint8Array(FLASH_SIZE >> 1);
-    this.sramIdle = new Uint8Array(SRAM_SIZE >> 1);
+    const turnPc = this.fns.find(([, , name]) => name === TURN_START)?.[0];
+    const marked = new Map(this.fns.filter(([, , name]) => TIMELINE.includes(name)).map(([start, , name]) => [start, name]));
+    this.timeline = [];
     this.work = 0;
-    this.counting = false;
-    this.samples = null;
-    this.polling = [];
+    this.idleTurn = null; // mean cycles of an idle turn, once learnt
+    this.turns = null; // while learning: each turn's cycles
+    let turnAt = 0;
     const core = sim.rp2040.core;
     const execute = core.executeInstruction.bind(core);
     core.executeInstruction = () => {
       const pc = core.PC;
       if (starts.size && starts.has(pc)) this.entries.set(starts.get(pc), this.entries.get(starts.get(pc)) + 1);
+      if (pc === turnPc) {
+        const turn = core.cycles - turnAt;
+        turnAt = core.cycles;
+        if (this.turns) this.turns.push(turn);
+        else if (this.idleTurn !== null && turn > this.idleTurn) this.work += turn - this.idleTurn;
+        // the timeline shows the end of a busy turn (over twice the idle mean)
+        const busy = this.idleTurn !== null && turn > 2 * this.idleTurn;
+        if (this.recording && busy) this.mark(`a busy turn of ${turn} cycles ends`);
+      } else if (this.recording && marked.has(pc)) this.mark(marked.get(pc));
       let cycles;
       try {
         cycles = execute();
@@ -63,45 +64,57 @@ export class CycleProfile {
         for (const l of backtrace(sim.rp2040, elf)) console.log(l);
         throw e;
       }
-      if (this.counting && !this.idleAt(pc)) this.work += cycles;
+      if (this.recording) this.pending[this.fnAt(pc)] += cycles;
       return cycles;
     };
   }
 
-  idleAt(pc) {
-    if (pc >= FLASH && pc < FLASH + FLASH_SIZE) return this.flashIdle[(pc - FLASH) >> 1] === 1;
-    if (pc >= SRAM && pc < SRAM + SRAM_SIZE) return this.sramIdle[(pc - SRAM) >> 1] === 1;
-    return false;
+  fnAt(pc) {
+    if (pc >= FLASH && pc < FLASH + FLASH_SIZE) return this.flashFn[(pc - FLASH) >> 1];
+    if (pc >= SRAM && pc < SRAM + SRAM_SIZE) return this.sramFn[(pc - SRAM) >> 1];
+    return this.other;
   }
 
-  /** Sample the PC while the board is idle. */
+  /** A line of the recorded request's timeline, at the emulated time now. */
+  mark(what) {
+    if (this.timeline.length < TIMELINE_MAX) this.timeline.push([this.sim.clock.micros / 1000, what]);
+  }
+
+  /** Start recording cycles by function (anything recorded and not kept is dropped). */
+  begin() {
+    this.pending.fill(0);
+    this.kept.fill(0);
+    this.timeline = [];
+    this.recording = true;
+  }
+
+  /** What was recorded since the last keep() counts (called at each answer frame out). */
+  keep() {
+    for (let i = 0; i < this.pending.length; i++) this.kept[i] += this.pending[i];
+    this.pending.fill(0);
+  }
+
+  /** Stop recording: the cycles kept, as [name, part, cycles][] of the functions that ran. */
+  end() {
+    this.recording = false;
+    const out = [];
+    this.kept.forEach((c, i) => { if (c) out.push([this.fns[i]?.[2] ?? '(outside the ELF\'s functions)', this.fns[i]?.[3] ?? 'other', c]); });
+    return out.sort((a, b) => b[2] - a[2]);
+  }
+
+  /** Learn the idle board: its turns and where its cycles go, until finishLearning(). */
   startLearning() {
-    this.samples = new Map();
-    this.total = 0;
-    const sample = () => {
-      if (!this.samples) return;
-      const i = find(this.fns, this.sim.rp2040.core.PC);
-      this.samples.set(i, (this.samples.get(i) ?? 0) + 1);
-      this.total++;
-      this.sim.clock.createAlarm(sample).schedule(SAMPLE_NANOS);
-    };
-    this.sim.clock.createAlarm(sample).schedule(SAMPLE_NANOS);
+    this.turns = [];
+    this.begin();
   }
 
-  /** The polling functions are known: count work from now on. Returns them, with their share of idle time. */
+  /** The idle turn is known: work counts from now on. Returns the idle board's profile and turns. */
   finishLearning() {
-    const samples = this.samples;
-    this.samples = null;
-    for (const [i, count] of samples) {
-      if (i < 0 || count < this.total * IDLE_SHARE) continue;
-      const [start, end, name] = this.fns[i];
-      const map = start >= SRAM ? this.sramIdle : this.flashIdle;
-      const base = start >= SRAM ? SRAM : FLASH;
-      map.fill(1, (start - base) >> 1, (end - base + 1) >> 1);
-      this.polling.push([name, count / this.total]);
-    }
-    this.polling.sort((a, b) => b[1] - a[1]);
-    this.counting = true;
-    return this.polling;
+    this.keep();
+    const idle = this.end();
+    const turns = this.turns;
+    this.turns = null;
+    this.idleTurn = turns.length ? turns.reduce((a, b) => a + b, 0) / turns.length : 0;
+    return { idle, turns: turns.length, meanTurn: this.idleTurn };
   }
 }

@@ -17,12 +17,20 @@ function tcpOf(f) {
 }
 
 export class BoardTraffic {
-  /** Exchanges by the client's port; `work()` gives a count of the core's working cycles to stamp too. */
-  constructor(sim, work = () => 0, port = 80) {
+  /**
+   * Exchanges by the client's port, on the board's `ports`; `work()` gives a count of the core's working
+   * cycles to stamp too. `onSyn` and `onAnswer`, when set, are called at a SYN in and at a frame out with
+   * answer bytes (the profile of one request: board-figures.mjs).
+   */
+  constructor(sim, work = () => 0, ports = [80]) {
     this.sim = sim;
     this.work = work;
-    this.port = port;
+    this.ports = ports;
     this.exchanges = new Map();
+    this.onSyn = null;
+    this.onAnswer = null;
+    this.onFrame = null; // (inbound, {flags, payload}) for every frame on the ports
+
   }
 
   /** Wraps the chip's frames both ways (after udpLink set them up). */
@@ -47,18 +55,21 @@ export class BoardTraffic {
   frame(f, inbound) {
     const tcp = tcpOf(f);
     if (!tcp) return;
-    if (inbound ? tcp.dstPort !== this.port : tcp.srcPort !== this.port) return;
+    if (!this.ports.includes(inbound ? tcp.dstPort : tcp.srcPort)) return;
     const client = inbound ? tcp.srcPort : tcp.dstPort;
     let x = this.exchanges.get(client);
     if (inbound && tcp.flags & SYN && !(tcp.flags & 0x10)) {
+      this.onSyn?.();
       x = { client, syn: this.stamp(), firstIn: null, lastOut: null, bytesIn: 0, bytesOut: 0 };
       this.exchanges.set(client, x);
     }
+    this.onFrame?.(inbound, tcp);
     if (!x || !tcp.payload) return;
     if (inbound) {
       x.bytesIn += tcp.payload;
       if (!x.firstIn) x.firstIn = this.stamp();
     } else {
+      this.onAnswer?.();
       x.bytesOut += tcp.payload;
       x.lastOut = this.stamp();
     }

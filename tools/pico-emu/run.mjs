@@ -9,6 +9,7 @@
 //        [--ap-away FROM:TO]           the access point is gone between these emulated seconds
 //        [--memory-every S]            the board's C, XS and lwIP heaps every S emulated seconds (SIGUSR2: now)
 //        [--figures]                   measure boot, memory and cycles per GET over --link, print them, stop
+//        [--anchor]                    with --figures: the image is tools/pico-anchor's (make pico-anchor)
 //        [--hang-at S]                 the main loop stops at S emulated seconds (the watchdog restarts it)
 //        [--fault-at S]                the core takes a hard fault at S emulated seconds
 //        [--no-debugger]               a panic's BKPT locks the core up, and the watchdog restarts it
@@ -38,6 +39,7 @@ const { values: opt } = parseArgs({
     mac: { type: 'string', default: '28:cd:c1:00:00:01' }, ssid: { type: 'string', default: 'lab' },
     password: { type: 'string' }, trace: { type: 'boolean', default: false }, link: { type: 'string' },
     'ap-away': { type: 'string' }, 'memory-every': { type: 'string' }, figures: { type: 'boolean', default: false },
+    anchor: { type: 'boolean', default: false },
     'hang-at': { type: 'string' }, 'no-debugger': { type: 'boolean', default: false },
     'timer-ms': { type: 'string' }, 'fault-at': { type: 'string' },
   },
@@ -225,7 +227,7 @@ process.on('uncaughtException', (e) => {
 setTimeout(() => stop('stopped'), Number(opt.seconds) * 1000);
 if (opt.figures || opt['memory-every']) {
   const { watchBoard } = await import('./board-figures.mjs'); // tools/pico-emu/board-memory.mjs reads the RAM
-  watchBoard({ sim, mcu, chip, cdc, image: opt.image, memoryEvery: opt['memory-every'], figures: opt.figures, stop });
+  watchBoard({ sim, mcu, chip, cdc, image: opt.image, memoryEvery: opt['memory-every'], figures: opt.figures, anchor: opt.anchor, stop });
 }
 process.on('SIGTERM', () => stop('stopped by SIGTERM'));
 runLockstep(sim);
