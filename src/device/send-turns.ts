@@ -1,10 +1,13 @@
-// The pacing of a server's socket writes on a board whose lwIP heap is small (the Pico W: see
-// src/device/transport.ts): at most `max` writes of at most writeMax bytes (one segment each) in flight
-// at once, held until their peer has acknowledged them. A socket takes one turn while others wait, and
-// every free turn while none does: a peer that has two full segments to acknowledge does so at once,
-// where one alone waits for its delayed ACK (40 ms on Linux). It holds which sockets have bytes in
-// flight and which wait, so a socket carries no state for it. One per server (not preloaded data: made
-// at run time by the DeviceServer).
+// The pacing of a server's socket writes on a board whose lwIP heap is small. On the Pico W (MEM_SIZE
+// 4,000 bytes, and every segment one pbuf of a full MSS: build/devices/pico/config/
+// lwipopts_examples_common.h:19-23 and LWIP_NETIF_TX_SINGLE_PBUF) a write the heap cannot take is
+// lost: tcp_write fails, the SDK only traces "tcp write failed" and ends the socket
+// (modules/io/socket/lwip/tcp.c:402-404). So: at most `max` writes of at most writeMax bytes (one
+// segment each) in flight at once, held until their peer has acknowledged them, and one of them per
+// socket: a socket that vanished keeps what it holds for as long as lwIP retransmits (below), so one
+// such client must never hold the whole heap. It holds which sockets have bytes in flight and which
+// wait, so a socket carries no state for it. One per server (not preloaded data: made at run time by
+// the DeviceServer).
 
 // A socket's turn ends when lwIP no longer holds its bytes (src/device/transport.ts):
 // - onWritable reports its whole send buffer free again: all acknowledged;
@@ -58,13 +61,10 @@ export class SendTurns {
     return this.waiting.indexOf(t) >= 0;
   }
 
-  /**
-   * A turn for one more write of `t`, or false (and `t` is written when one comes free): a free turn
-   * when `t` holds none, or when no other socket waits for one.
-   */
+  /** A turn for one write of `t`, or false (and `t` is written when one comes free): a free turn when `t` holds none. */
   take(t: TurnTaker): boolean {
     const holders = this.holders;
-    if (holders.length < this.max && (this.waiting.length === 0 || holders.indexOf(t) < 0)) {
+    if (holders.length < this.max && holders.indexOf(t) < 0) {
       holders.push(t);
       return true;
     }

@@ -10,16 +10,10 @@
 // where the socket takes writes after the peer's FIN; where it does not (lwIP marks the socket not
 // ready on the FIN, before the request is even read: modules/io/socket/lwip/tcp.c), the write that
 // fails ends the connection at once, and nothing is thrown.
-// On a board whose lwIP heap is small (the Pico W: MEM_SIZE 4,000 bytes, and every segment one pbuf of a
-// full MSS, build/devices/pico/config/lwipopts_examples_common.h:19-23 and LWIP_NETIF_TX_SINGLE_PBUF),
-// a write the heap cannot take is lost: tcp_write fails, the SDK only traces "tcp write failed" and
-// ends the socket (modules/io/socket/lwip/tcp.c:402-404). There the server's SendTurns pace the
-// writes: at most `max` writes of at most writeMax bytes (one segment each) in flight at once, each
-// held until the peer has acknowledged it (onWritable reports the whole send buffer free again) or its
-// socket closes; a socket alone takes every free turn, and one waiting for a turn is written when
-// another's turn ends (src/device/send-turns.ts).
-// A connection whose peer acknowledges nothing more keeps its socket and send turn after the close
-// (HELD) while lwIP still holds its bytes: src/device/send-turns.ts says how and why.
+// On a board whose lwIP heap is small (the Pico W) a write the heap cannot take is lost, so the
+// server's SendTurns pace the writes, and a connection whose peer acknowledges nothing more keeps its
+// socket and send turn after the close (HELD) while lwIP still holds its bytes: src/device/send-turns.ts
+// says how and why.
 
 import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
