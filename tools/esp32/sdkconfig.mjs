@@ -37,9 +37,14 @@ function idfVersion(idfPath) {
  * has esp-idf-kconfig); returns the path of the sdkconfig.h it wrote.
  */
 export function makeSdkconfig({ idfPath, python, projDir }) {
-  const dirs = components(idfPath);
   const work = path.join(projDir, 'build');
   const configDir = path.join(work, 'config');
+  const header = path.join(configDir, 'sdkconfig.h');
+  const defaults = path.join(projDir, 'sdkconfig.mc');
+  // Made again only when mcconfig wrote another sdkconfig.mc, as make.esp32.mk's rule for it does: every
+  // object of the build depends on it.
+  if (fs.existsSync(header) && fs.statSync(header).mtimeMs > fs.statSync(defaults).mtimeMs) return header;
+  const dirs = components(idfPath);
   fs.mkdirSync(configDir, { recursive: true });
   const list = (files) => files.join(';');
   const env = {
@@ -61,10 +66,8 @@ export function makeSdkconfig({ idfPath, python, projDir }) {
     env: { ...process.env, IDF_INIT_VERSION: env.IDF_VERSION, KCONFIG_REPORT_VERBOSITY: 'quiet' },
   });
   run([path.join(idfPath, 'tools/kconfig_new/prepare_kconfig_files.py'), '--list-separator=semicolon', '--env-file', envFile]);
-  const defaults = path.join(projDir, 'sdkconfig.mc');
   const sdkconfig = path.join(projDir, 'sdkconfig');
   fs.rmSync(sdkconfig, { force: true }); // make.esp32.mk starts each reconfigure from the defaults alone
-  const header = path.join(configDir, 'sdkconfig.h');
   run(['-m', 'kconfgen', '--list-separator=semicolon',
     '--kconfig', path.join(idfPath, 'Kconfig'), '--sdkconfig-rename', path.join(idfPath, 'sdkconfig.rename'),
     '--config', sdkconfig, '--defaults', defaults,
