@@ -143,7 +143,9 @@ clean: ## remove build/
 	rm -rf build
 
 # ---- Device build (Moddable SDK) -----------------------------------------------------------------
-# make device                  build for an ESP32 module (needs $MODDABLE and the ESP-IDF set up)
+# make device                  build for an ESP32 module (needs $MODDABLE and ESP-IDF v6.0: docs/esp32.md);
+#                              where ESP-IDF cannot link the image, Moddable's compile of XS, the SDK
+#                              modules and the project's C only, then one line says what the link lacks
 # make device PLATFORM=pico/pico_w
 #                              build for a Raspberry Pi Pico W (needs the Pico tools: docs/pico.md); the
 #                              image is build/bin/pico/pico_w/release/brainstem-rest/xs_pico.uf2 under
@@ -162,7 +164,7 @@ MCCONFIG_ARGS ?=
 DEVICE_BUILD_DIR ?=
 MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
-.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools pico-tools pico-size pico-anchor pico-emu pico-emu-net pico-emu-figures pico-emu-walk pico-emu-hostile check-moddable
+.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools esp32-tools esp32-link pico-tools pico-size pico-anchor pico-emu pico-emu-net pico-emu-figures pico-emu-walk pico-emu-hostile check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
 moddable-tools:
@@ -209,7 +211,41 @@ pico-tools: ## check that the Pico W build tools are present (docs/pico.md)
 	[ -x "$(UF2CONV)" ] || missing "no picotool on PATH or at UF2CONV=$(UF2CONV) (put the bin/ of picotool's install on PATH)"; \
 	command -v cmake >/dev/null || missing "no cmake on PATH"
 
-device: $(NPM_STAMP) moddable-tools $(if $(IS_PICO),pico-tools) ## firmware with the Moddable SDK (PLATFORM=esp32, pico/pico_w or lin)
+# The ESP32 tools (docs/esp32.md): ESP-IDF v6.0 at IDF_PATH as a git checkout (Moddable's make.esp32.mk
+# reads its version with git describe), xtensa-esp32-elf-gcc on PATH, `python` on PATH (make.esp32.mk
+# runs its version check with it) and a Python with ESP-IDF's kconfgen (esp-idf-kconfig) as IDF_PYTHON.
+IS_ESP32 = $(filter esp32,$(PLATFORM))
+IDF_PYTHON ?= python3
+
+# Says in one line which ESP32 tool is missing instead of failing inside mcconfig.
+esp32-tools: ## check that the ESP32 build tools are present (docs/esp32.md)
+	@missing() { echo "make device PLATFORM=esp32: $$1 (docs/esp32.md)" >&2; exit 1; }; \
+	[ -n "$(IDF_PATH)" ] || missing "IDF_PATH is not set (an ESP-IDF v6.0 checkout)"; \
+	[ -d "$(IDF_PATH)/components/esp_system" ] || missing "no ESP-IDF at IDF_PATH=$(IDF_PATH)"; \
+	tag=$$(git -C "$(IDF_PATH)" describe --always --abbrev=0 2>/dev/null); \
+	[ "$$tag" = v6.0 ] || missing "ESP-IDF at IDF_PATH=$(IDF_PATH) is not a git checkout at v6.0 ($${tag:-no git tag}); Moddable's make.esp32.mk reads the version with git describe"; \
+	command -v xtensa-esp32-elf-gcc >/dev/null || missing "no xtensa-esp32-elf-gcc on PATH"; \
+	command -v python >/dev/null || missing "no python on PATH (Moddable's make.esp32.mk runs python; Debian: python-is-python3)"; \
+	$(IDF_PYTHON) -c 'import kconfgen' 2>/dev/null || missing "IDF_PYTHON=$(IDF_PYTHON) has no esp-idf-kconfig (ESP-IDF's kconfgen makes sdkconfig.h)"
+
+# What ESP-IDF's own build and link (idf.py build) need beyond esp32-tools: the Wi-Fi libraries (the
+# esp32-wifi-lib submodule in components/esp_wifi/lib), the xtensa C++ compiler, and an idf.py whose
+# Python check passes (. $$IDF_PATH/export.sh). With them all, make device runs mcconfig -m (build and
+# flash). Without them, esp32-link compiles Moddable's half of the build (tools/esp32/archive.mjs: XS,
+# the SDK modules, the project's C and the XS image into xs_esp32.a, with ESP-IDF's headers and an
+# sdkconfig.h from ESP-IDF's kconfgen), prints its sizes and stops with one line naming what is missing.
+ESP32_LINK_MISSING = $(strip \
+	$(if $(wildcard $(IDF_PATH)/components/esp_wifi/lib/esp32/libnet80211.a),,the Wi-Fi libraries ($(IDF_PATH)/components/esp_wifi/lib has none: esp32-wifi-lib);) \
+	$(if $(shell command -v xtensa-esp32-elf-g++),,xtensa-esp32-elf-g++ on PATH;) \
+	$(if $(shell idf.py --version >/dev/null 2>&1 && echo ok),,an idf.py on PATH that passes its Python check;))
+ESP32_OUT = $(or $(DEVICE_BUILD_DIR),$(MODDABLE)/build)
+
+esp32-link: $(NPM_STAMP) moddable-tools esp32-tools ## compile Moddable's half of the ESP32 build and stop where ESP-IDF cannot link (docs/esp32.md)
+	@missing="$(ESP32_LINK_MISSING)"; [ -z "$$missing" ] || { \
+		PATH="$(CURDIR)/node_modules/.bin:$$PATH" IDF_PYTHON="$(IDF_PYTHON)" node tools/esp32/archive.mjs "$(ESP32_OUT)" $(MCCONFIG_ARGS) && \
+		echo "make device PLATFORM=esp32: XS, the SDK modules and the project's C are compiled (xs_esp32.a); ESP-IDF cannot link the image here without $${missing%;} (docs/esp32.md)" >&2; exit 1; }
+
+device: $(NPM_STAMP) moddable-tools $(if $(IS_PICO),pico-tools) $(if $(IS_ESP32),esp32-link) ## firmware with the Moddable SDK (PLATFORM=esp32, pico/pico_w or lin)
 	$(if $(IS_PICO),$(PICO_ENV)) PATH="$(CURDIR)/node_modules/.bin:$$PATH" \
 		mcconfig -m -p $(PLATFORM) $(if $(IS_PICO),-t build) $(MCCONFIG_OUT) $(MCCONFIG_ARGS) manifest.json
 

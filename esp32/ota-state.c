@@ -2,12 +2,15 @@
  * ota-state: the running app's OTA state for the firmware HAL (hal/device/firmware/esp32.ts), through
  * ESP-IDF's app_update component (esp_ota_ops.h). Needs CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE (the
  * project's esp32/sdkconfig.defaults) for an app to boot on trial (ESP_OTA_IMG_PENDING_VERIFY).
+ * Moddable compiles this file with its own include list (tools/mcconfig/make.esp32.mk, INC_DIRS), which
+ * has ESP-IDF's components/ but not components/app_update/include/: the header is named from
+ * components/, as the SDK's modules/io/update/esp32/update-esp32.c does.
  */
 
 #include "xsmc.h"
 #include "xsHost.h"
 #include "sdkconfig.h"
-#include "esp_ota_ops.h"
+#include "app_update/include/esp_ota_ops.h"
 
 /* The running partition's label: "ota_0", "ota_1", "factory". */
 void xs_ota_state_running(xsMachine *the)
