@@ -168,7 +168,7 @@ describe('ESP32 firmware update against a fake embedded:update', () => {
     const img = appImage({ version: '0.2.0', size: 30000 });
     ota.imageLength = img.length;
     const device: ModuleHal = { serialNumber: 0x1234abcd, entities: {}, now: () => 0, afterResponse: () => undefined, firmware: firmware() };
-    const api = new Api([device], { token: TOKEN });
+    const api = new Api([device], { token: TOKEN, sha256: nodeSha256 });
     const putOf = (body: Uint8Array, piece: number) => {
       const digest = createHash('sha256').update(body).digest('base64');
       const chunks: (string | Uint8Array)[] = [`PUT /api/v1/device/firmware HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\n` +
