@@ -95,14 +95,14 @@ async function fourClients(when: string): Promise<Fetched[]> {
   return four;
 }
 
-/** mDNS queries for the board's services, every 200 ms, until stopped. */
+/** mDNS queries for the board's services, every 3 s of real time (a tenth of a second or more of the board's), until stopped. */
 function mdnsQueries(): () => number {
   const q = Buffer.concat([Buffer.alloc(4), Buffer.from([0, 1, 0, 0, 0, 0, 0, 0]),
     ...'_http._tcp.local'.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)])), Buffer.from([0, 0, 12, 0, 1])]);
   const s = dgram.createSocket({ type: 'udp4', reuseAddr: true });
   let sent = 0;
   s.bind(0, LOCAL);
-  const timer = setInterval(() => { s.send(q, 5353, '224.0.0.251'); sent++; }, 200);
+  const timer = setInterval(() => { s.send(q, 5353, '224.0.0.251'); sent++; }, 3000);
   return () => { clearInterval(timer); s.close(); return sent; };
 }
 
