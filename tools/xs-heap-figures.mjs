@@ -7,7 +7,8 @@
 // while it streams GET /metrics or the device description, stopped where a module's socket is full.
 //
 // Then the same for the device server on the fake ECMA-419 sockets (tests/xs/device-entry.ts), and
-// what an authenticated PUT costs with Bearer and with HTTP Digest (tests/xs/auth-cost.ts).
+// what an authenticated PUT costs with Bearer and with HTTP Digest (tests/xs/auth-cost.ts), and a whole
+// GET /metrics scrape of that device server (tests/xs/metrics-cost.ts).
 //
 //   make build && node tools/xs-heap-figures.mjs
 
@@ -23,6 +24,7 @@ if (!fs.existsSync(path.join(built, 'xsnap-worker.js'))) {
 const { XsnapWorker } = requireBuilt(path.join(built, 'xsnap-worker.js'));
 const { bundleForXs } = requireBuilt(path.join(built, 'bundle.js'));
 const { authCosts } = requireBuilt(path.join(built, 'auth-cost.js'));
+const { scrapeCost } = requireBuilt(path.join(built, 'metrics-cost.js'));
 
 export async function heapFigures() {
   const worker = new XsnapWorker({ name: 'xs-heap-figures' });
@@ -118,4 +120,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`  with Bearer:      ${a.bearer.compute} computrons, ${a.bearer.slots} slots allocated`);
   console.log(`  with HTTP Digest: ${a.digest.compute} computrons, ${a.digest.slots} slots allocated`);
   console.log(`    of which the SHA-256 stand-in's calls (4 hashes, 13 writes): ${a.standIn.compute} computrons, ${a.standIn.slots} slots`);
+  const m = await scrapeCost(ROOT);
+  console.log(`A whole GET /metrics scrape of the device server (one client; xsnap median, the fake sockets' work included):`);
+  console.log(`  ${m.compute} computrons, ${m.bytes} bytes received`);
 }

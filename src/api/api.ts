@@ -12,6 +12,7 @@ import { notAllowed, pick, SERVER_ALLOW, unknownMethod } from './route/methods';
 import { parseJson } from './values/request-body';
 import { invoke } from './invoke';
 import { answerListing, answerMetrics, answerSite, preflight } from './resources/listing';
+import { readableFamilies } from './resources/readable-families';
 import type { OpenApiSource } from './access/site';
 import { ACCESS_ACT, ACCESS_READ, ACCESS_UPDATE, accessOf, DOOR_CONSOLE, DOOR_EVENTS, DOOR_FIRMWARE, DOOR_LISTING, DOOR_METRICS, DOORS, doorOf, NO_ACCESS, NO_DOOR } from './access/doors';
 import { envelope, errorResponse, TimestampClock } from './values/envelope';
@@ -60,6 +61,8 @@ export class Api implements RequestHandler {
   /** Firmware images on their way in, one per module at a time; the one whose 202 is being sent. */
   private readonly uploads = new FirmwareUploads();
   private restarting: Upload | null = null;
+  /** The metric families some module reads (readable-families.ts), found at the first scrape. */
+  private readable: string | null = null;
 
   constructor(devices: readonly ModuleHal[], options?: ApiOptions) {
     if (devices.length === 0) throw new Error('Api needs at least one device');
@@ -139,7 +142,7 @@ export class Api implements RequestHandler {
     this.access.admit(req, access, res);
     switch (door) {
       case DOOR_CONSOLE: serveConsole(req, res, this.gunzip, this.consoleGzip); return null;
-      case DOOR_METRICS: return answerMetrics(this.devices, res);
+      case DOOR_METRICS: return answerMetrics(this.devices, this.metricFamilies(), res);
       case DOOR_LISTING: return answerListing(t!, path, this.devices, this.clock, res);
       case DOOR_EVENTS:
         this.lastDevice = this.events.answer(path, query < 0 ? '' : req.target.slice(query + 1), this.devices, res);
@@ -239,6 +242,11 @@ export class Api implements RequestHandler {
    * The module time of the current request: read from the device it names (the first device until
    * one is named) when first needed, after the operation (a clock PUT stamps its answer with the new time).
    */
+  private metricFamilies(): string {
+    if (this.readable === null) this.readable = readableFamilies(this.devices);
+    return this.readable;
+  }
+
   private now(): number {
     if (this.stamp !== this.stamp) this.stamp = (this.lastDevice ?? this.devices[0]).now();
     return this.stamp;

@@ -10,6 +10,7 @@
 //   'X'       4 more clients connect, which are refused (503) while every slot is held; they read nothing,
 //             so each 503 waits in its socket's transport (what a refused socket holds until it drains)
 //   'Y'       the refused clients read: `refused` in the answer lists the status each received
+//   'M'       one client connects, fetches /metrics to its last byte and closes (what a scrape costs)
 //   (always)  answers JSON {bytes, failures}: answer bytes received by the clients, writes lost
 
 import { net } from '../fakes/net';
@@ -94,6 +95,13 @@ function fetchAll(): void {
   net.advance(2000);
 }
 
+function scrape(): void {
+  const c = net.connect(8080, PICO_SND_BUF);
+  c.send('GET /metrics HTTP/1.1\r\nHost: 192.168.1.50\r\nConnection: close\r\n\r\n');
+  clients = [c];
+  net.advance(2000);
+}
+
 function report(): string {
   let bytes = 0;
   for (let i = 0; i < clients.length; i++) { bytes += clients[i].received.length; clients[i].received = ''; }
@@ -115,6 +123,7 @@ function latin1(text: string): Uint8Array {
   if (m[0] === 0x46) fetchAll(); // 'F'
   if (m[0] === 0x50) holdPartial(); // 'P'
   if (m[0] === 0x58) refuseMore(); // 'X'
+  if (m[0] === 0x4d) scrape(); // 'M'
   if (m[0] === 0x59) { for (const c of refused) c.setReading(true); net.advance(100); } // 'Y'
   return latin1(report()).buffer as ArrayBuffer;
 };

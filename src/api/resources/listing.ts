@@ -55,10 +55,13 @@ export function answerListing(t: Target, path: string, devices: readonly ModuleH
   return null;
 }
 
-/** GET /metrics: every module's measurements, streamed (src/api/resources/metrics.ts); a read, as access control sees it. */
-export function answerMetrics(devices: readonly ModuleHal[], res: HttpResponse): ApiError | null {
+/**
+ * GET /metrics: every module's measurements, streamed (src/api/resources/metrics.ts) through the
+ * families some module reads (readable-families.ts); a read, as access control sees it.
+ */
+export function answerMetrics(devices: readonly ModuleHal[], families: string, res: HttpResponse): ApiError | null {
   res.contentType = METRICS_CONTENT_TYPE;
-  res.stream = new MetricsStream(devices);
+  res.stream = new MetricsStream(devices, families);
   res.streamEnds = true;
   return null;
 }

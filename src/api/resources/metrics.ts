@@ -1,13 +1,14 @@
 // GET /metrics (docs/telemetry.md): the Prometheus text exposition format
 // 0.0.4, one series per measurement of every module this server reaches. Which operations are
-// measurements, their names, types and scales come from the route table (metric-family.ts).
+// measurements, their names, types and scales come from the route table (metric-family.ts); the
+// stream opens only the families some module reads (readable-families.ts, found once per server).
 // Like the device description, the text is made as it is sent: a MetricsStream the HTTP core polls
 // whenever its transport has room gives about PIECE_TARGET characters at a time, and keeps between
 // polls only its position (family, module, instance, path parameters). A family's samples stay
 // together across modules, as the format requires. Reading is all it does: a GET per series through
 // the HAL, never an action; a read that fails leaves its series out.
 
-import { METRIC_FAMILIES, metricRow, type MetricRow } from './metric-family';
+import { metricRow, type MetricRow } from './metric-family';
 import { routeForms, type RouteParam } from '../route/routes';
 import { serialText } from '../route/serial';
 import { PIECE_TARGET } from './describe';
@@ -34,7 +35,9 @@ function maxOf(p: RouteParam, hal: EntityHal, index: number): number {
 
 export class MetricsStream implements ResponseStream {
   private readonly devices: readonly ModuleHal[];
-  /** The family (METRIC_ROUTES index). */
+  /** The families some module reads (readable-families.ts): METRIC_ROUTES indexes as character codes. */
+  private readonly families: string;
+  /** The present family (a position in `families`). */
   private row = 0;
   /** The present family, derived from its route row when it opens. */
   private family: MetricRow | null = null;
@@ -52,21 +55,22 @@ export class MetricsStream implements ResponseStream {
   /** After the measurements: the next module whose restart counts are sent (restart-metrics.ts). */
   private restartModule = 0;
 
-  constructor(devices: readonly ModuleHal[]) {
+  constructor(devices: readonly ModuleHal[], families: string) {
     this.devices = devices;
+    this.families = families;
   }
 
   poll(): string | null {
     let piece = '';
-    while (this.row < METRIC_FAMILIES && piece.length < PIECE_TARGET) piece += this.step();
-    while (this.row >= METRIC_FAMILIES && this.restartModule < this.devices.length && piece.length < PIECE_TARGET) {
+    while (this.row < this.families.length && piece.length < PIECE_TARGET) piece += this.step();
+    while (this.row >= this.families.length && this.restartModule < this.devices.length && piece.length < PIECE_TARGET) {
       piece += restartSamples(this.devices, this.restartModule++);
     }
     return piece === '' ? null : piece;
   }
 
   close(): void {
-    this.row = METRIC_FAMILIES;
+    this.row = this.families.length;
     this.family = null;
     this.restartModule = this.devices.length;
   }
@@ -111,7 +115,7 @@ export class MetricsStream implements ResponseStream {
 
   /** HELP and TYPE of the present family, when some module can read it; else on to the next family. */
   private open(): string {
-    const r = (this.family = metricRow(this.row));
+    const r = (this.family = metricRow(this.families.charCodeAt(this.row)));
     this.paramDefs = paramsOf(r[0], r[1]);
     for (this.device = 0; this.device < this.devices.length; this.device++) {
       if (this.hal()) {
