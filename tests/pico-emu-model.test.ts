@@ -170,6 +170,22 @@ describe('CYW43439 model: SDPCM control, events and data', () => {
     assert.equal(b.host.irq, false);
   });
 
+  it('gives the host more bus credit with a frame of no data when the host has spent it and the chip sends nothing', () => {
+    const b = board('28:cd:c1:00:00:01', null);
+    up(b);
+    b.drv.ioctl(true, 2, new Uint8Array(0));
+    join(b, 'lab', undefined);
+    const sent: Uint8Array[] = [];
+    b.chip.onEthernet = (f) => sent.push(f);
+    const frame = Uint8Array.from([...Array(6).fill(0xff), 0x28, 0xcd, 0xc1, 0, 0, 1, 0x08, 0x06, ...Array(46).fill(7)]);
+    for (let i = 0; i < 300; i++) { // past the 8-bit sequence's wrap
+      b.drv.sendFrame(2, Uint8Array.from([0x20, 0, 0, 0, ...frame])); // throws when stalled with no credit
+      if (b.host.irq) b.drv.processPackets();
+    }
+    assert.equal(sent.length, 300);
+    assert.deepEqual(b.drv.ethernet, []); // the credit frames carry nothing up
+  });
+
   it('drops the link when the access point goes away', () => {
     const b = board('28:cd:c1:00:00:01', null);
     up(b);

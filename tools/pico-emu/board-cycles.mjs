@@ -2,12 +2,14 @@
 // the function of the ELF it belongs to (board-parts.mjs names them and their parts), while a stretch is
 // being recorded; and the main loop's turns are timed, for the cycles of work.
 //
-// The Pico build's main loop never sleeps: modMessageService (xs/platforms/pico/xsHost.c) leaves its
-// wait at once, because it compares absolute_time_diff_us(until, now) < 1000, which holds while `until`
-// is still ahead, so the core polls (timers, cyw43_arch_poll, the message queue) at full speed. A turn
-// of that loop starts where it calls modTimersExecute. While the board is idle the turns are learnt (their
-// mean length); from then on each turn's cycles beyond that mean are work, and a turn shorter than the
-// mean adds nothing: the cycles of work never fall below zero, and include the interrupts that came in.
+// The SDK's Pico main loop never sleeps: modMessageService (xs/platforms/pico/xsHost.c) leaves its wait
+// at once, because it compares absolute_time_diff_us(until, now) < 1000, which holds while `until` is
+// still ahead, so the core polls (timers, cyw43_arch_poll, the message queue) at full speed; the module's
+// image sleeps there instead (native/main-loop/message-wait-pico.c), and a sleeping core runs no cycles.
+// A turn of the loop starts where it calls modTimersExecute. While the board is idle the turns are
+// learnt (their mean length); from then on each turn's cycles beyond that mean are work, and a turn
+// shorter than the mean adds nothing: the cycles of work never fall below zero, and include the
+// interrupts that came in.
 import { backtrace } from './backtrace.mjs';
 import { namedFunctions } from './board-parts.mjs';
 

@@ -32,7 +32,7 @@ async function requestsOf(ctx, label, { get, put, docs }) {
   return { summary: summarize(label, { gets, puts, docs: docAnswers, four }), profiles };
 }
 
-/** A profiled request's frames and socket calls, in emulated ms from its SYN (the first GET's alone). */
+/** A profiled request's frames and socket calls, in emulated ms from its SYN (the first GET's; every one's with PICO_EMU_TIMELINES=1). */
 function timelineLines(label, p) {
   const t0 = p.timeline[0]?.[0] ?? 0;
   return [`${label}: timeline (ms from the SYN in)`, ...p.timeline.map(([ms, what]) => `  ${(ms - t0).toFixed(2).padStart(8)}  ${what}`), ''];
@@ -43,7 +43,7 @@ function profileLines(profiles) {
     ...partsTable(profiles.map(([label, p]) => [label, p.fns])),
     '',
     ...profiles.flatMap(([label, p]) => [...topFunctions(`${label} (${n(p.bytes ?? 0)} B, ${p.ms?.toFixed(1)} ms)`, p.fns), '']),
-    ...timelineLines(profiles[0][0], profiles[0][1]),
+    ...(process.env.PICO_EMU_TIMELINES ? profiles : profiles.slice(0, 1)).flatMap(([label, p]) => timelineLines(label, p)),
   ];
 }
 

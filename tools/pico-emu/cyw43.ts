@@ -41,6 +41,8 @@ export class Cyw43 implements WlanPort {
   private readonly rx: Uint8Array[] = [];
   private txSequence = 0;
   private hostSequence = -1;
+  /** The last bus data credit given to the host (hostSequence + 1 + CREDIT_WINDOW when given). */
+  private granted = CREDIT_WINDOW;
   private generation = 0;
   private readonly ap: AccessPoint | undefined;
 
@@ -69,6 +71,7 @@ export class Cyw43 implements WlanPort {
     this.rx.length = 0;
     this.txSequence = 0;
     this.hostSequence = -1;
+    this.granted = CREDIT_WINDOW;
     this.firmware = new WlanFirmware(this.otpMac, this.ap, { event: (ev) => this.queueEvent(ev), later, trace });
     const backplane = new Backplane({
       firmwareStarted: () => trace?.('firmware running'),
@@ -99,6 +102,7 @@ export class Cyw43 implements WlanPort {
     const frame = sdpcm.parseFrame(bytes);
     if (!frame || !this.ready()) return;
     this.hostSequence = frame.sequence;
+    this.creditIfSpent();
     if (frame.channel === sdpcm.CONTROL_CHANNEL) {
       const req = sdpcm.parseIoctl(frame.body);
       if (!req) return;
@@ -133,7 +137,20 @@ export class Cyw43 implements WlanPort {
   }
 
   private queue(channel: number, headerLength: number, body: Uint8Array): void {
-    const credit = this.hostSequence + 1 + CREDIT_WINDOW;
-    this.rx.push(sdpcm.buildFrame(channel, this.txSequence++, credit, headerLength, body));
+    this.granted = this.hostSequence + 1 + CREDIT_WINDOW;
+    this.rx.push(sdpcm.buildFrame(channel, this.txSequence++, this.granted, headerLength, body));
+  }
+
+  /**
+   * The chip gives the host more credit as it takes the host's frames, with a frame of no data when it
+   * has nothing else to send (the driver's "flow control packet", cyw43_ll.c sdpcm_process_rx_packet).
+   * Without it, a host that sends its whole credit while the chip sends nothing (a burst of mDNS
+   * announcements, a long answer) waits a second for credit (cyw43_sdpcm_send_common: "STALL … timeout")
+   * and its frame is lost.
+   */
+  private creditIfSpent(): void {
+    if (this.rx.length > 0 || ((this.granted - (this.hostSequence + 1)) & 0xff) > 1) return; // sequences are 8 bits
+    this.queue(sdpcm.CONTROL_CHANNEL, sdpcm.SDPCM_HEADER_LEN, new Uint8Array(0));
+    this.onInterrupt?.();
   }
 }

@@ -3,9 +3,30 @@
 // 1,000 steps per turn of the event loop, while Simulator.execute runs 1,000,000 instructions per
 // turn), so a gSPI transfer to the Wi-Fi chip would take milliseconds of emulated time instead of
 // microseconds, and the cyw43-driver's 225 KB firmware download minutes. (rp2040js does not model
-// the PIO clock divider either: a state machine runs at the system clock here.)
+// the PIO clock divider either: a state machine runs at the system clock here.) While the core sleeps
+// (WFE, WFI) the clock moves on to its next alarm, never ahead of real time.
 const CYCLE_NANOS = 1e9 / 125e6; // rp2040js's fixed 125 MHz
 const TURN = 1_000_000; // instructions per turn of the event loop, as Simulator.execute
+
+/** How far the clock of a sleeping core may move: as far as real time has since it fell asleep. */
+function sleepClock(clock) {
+  let from = -1; // the emulated nanoseconds at which the core fell asleep; -1: it is awake
+  let fromReal = 0n;
+  return {
+    /** Emulated nanoseconds the sleeping core may still pass before it is ahead of real time. */
+    room() {
+      const real = process.hrtime.bigint();
+      if (from < 0) {
+        from = clock.nanos;
+        fromReal = real;
+      }
+      return Number(real - fromReal) - (clock.nanos - from);
+    },
+    awake() {
+      from = -1;
+    },
+  };
+}
 
 export function runLockstep(sim) {
   const { clock } = sim;
@@ -28,6 +49,7 @@ export function runLockstep(sim) {
       for (let c = 0; c < cycles; c++) pio.step();
     }
   };
+  const sleep = sleepClock(clock);
   let timer = null;
   const turn = () => {
     timer = null;
@@ -38,11 +60,17 @@ export function runLockstep(sim) {
           clock.tick(CYCLE_NANOS);
           stepPio(1);
         } else {
-          const nanos = clock.nanosToNextAlarm;
+          // Asleep until an interrupt: on to the next alarm, but no faster than real time, so that
+          // the frames of a client (which land between turns) and its own delays reach the board
+          // when they would on a real link. An emulated board runs slower than real time when busy.
+          const room = sleep.room();
+          if (room <= 0) break;
+          const nanos = Math.min(clock.nanosToNextAlarm || room, room);
           clock.tick(nanos);
           i += nanos / CYCLE_NANOS;
         }
       } else {
+        sleep.awake();
         const cycles = rp2040.core.executeInstruction();
         clock.tick(cycles * CYCLE_NANOS);
         if (pioActive()) stepPio(cycles);

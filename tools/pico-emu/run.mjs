@@ -31,6 +31,7 @@ import { backtrace } from './backtrace.mjs';
 import { handleFlashTrap, trapFlashWrites } from './flash-rom.mjs';
 import { newChip, startTimerAt, watchdogOf, watchdogReset } from './chip-reset.mjs';
 import { hangCore } from './hang.mjs';
+import { usbSerialHost } from './usb-serial-host.mjs';
 
 const require = createRequire(import.meta.url);
 const { values: opt } = parseArgs({
@@ -182,7 +183,7 @@ function start() {
   sim.rp2040 = mcu;
   races?.attach(mcu);
   const detach = attachCyw43(mcu, chip);
-  cdc = new rp2040js.USBCDC(mcu.usbCtrl);
+  cdc = usbSerialHost(rp2040js, mcu.usbCtrl);
   cdc.onSerialData = onSerialData;
   mcu.onBreak = onBreak;
   watchdogOf(mcu).onWatchdogTrigger = () => {
