@@ -36,6 +36,10 @@ describe('native sockets on fakes of lwIP and XS', function () {
       const r = run(exe, 'null-accept');
       assert.ok(Number(r.counts?.nullAccepts) > 0, r.output); // the scenario did reach lwIP's NULL accept
     });
+    it('early-request: a request sent before the accept is read at the accept, not at lwIP\'s next fast timer', function () {
+      const r = run(exe, 'early-request', '--locked');
+      assert.deepEqual(r.counts, { earlyRead: 80, lateRead: 0 }, r.output);
+    });
   });
 
   describe(`ESP32: native/socket-esp32/tcp-esp32.c${why ? ` (skipped: ${why})` : ''}`, function () {
@@ -46,6 +50,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
         assertSafe(run(exe, scenario), scenario);
       });
     }
+    it('early-request: a request sent before the accept is read at the accept', function () {
+      assert.deepEqual(run(exe, 'early-request').counts, { earlyRead: 80, lateRead: 0 });
+    });
   });
 
   describe(`the SDK's ${SDK_TCP} on the same fakes${why ? ` (skipped: ${why})` : ''}`, function () {
@@ -58,6 +65,10 @@ describe('native sockets on fakes of lwIP and XS', function () {
         assert.equal(run(exe, 'null-accept').signal, 'SIGSEGV');
       });
     }
+    it('Pico W: leaves a request sent before the accept to lwIP\'s next fast timer (up to 250 ms)', function () {
+      const exe = build('tcp-sdk-early', 'tcp-scenarios.c', sdkFile(SDK_TCP));
+      assert.deepEqual(run(exe, 'early-request').counts, { earlyRead: 0, lateRead: 80 });
+    });
     it('Pico W: calls lwIP outside its lock', function () {
       const exe = build('tcp-sdk-locks', 'tcp-scenarios.c', sdkFile(SDK_TCP));
       assert.ok(Number(run(exe, 'fin-rst', '--locked').counts?.unlocked) > 0);

@@ -17,11 +17,18 @@
  *   is gone are undefined.
  * - A listener read with nothing alive to give closes the socket it was handed (the SDK's read keeps
  *   that socket remembered for ever, :771-772).
+ * - Bytes that came before the accept reach the socket at the accept. The SDK's pending socket refuses
+ *   them (listenerReceive answers ERR_MEM, :828-831), and lwIP offers refused data again only at its
+ *   next fast timer, every 250 ms (tcp.c tcp_fasttmr), or with the peer's next segment: a client that
+ *   sends its request as soon as it is connected, before the application has read the listener, waited
+ *   up to 250 ms for its answer.
  * RAM: nothing more per socket; the listener's pending records are the SDK's.
  */
 
 /* xsid takes the xsID_ names from the text of the compiled file alone: the including .c file names
    every one tcp.c uses. */
+
+err_t tcp_process_refused_data(struct tcp_pcb *pcb);	/* lwIP's lwip/priv/tcp_priv.h */
 
 static void guardedClose(struct tcp_pcb **slot);
 static void guardedSetErr(struct tcp_pcb *pcb, tcp_err_fn fn);
@@ -158,6 +165,11 @@ static void pendingTakeIn(void *ctx)
 	tcp_err(pcb, tcpError);
 	tcp_recv(pcb, tcpReceive);
 	take->tcp->skt = pcb;
+	/* What the client sent before the accept (its request, right after its handshake) was refused by
+	   listenerReceive (ERR_MEM): lwIP offers it again only at its next fast timer (up to 250 ms) or
+	   with the next segment. Offered now, to the socket's own receive. */
+	if (pcb->refused_data)
+		tcp_process_refused_data(pcb);
 }
 
 void xs_listener_read(xsMachine *the)

@@ -229,8 +229,40 @@ void fakeData(struct tcp_pcb *pcb, int bytes)
 		pcb->unread += bytes;
 		if (arg && !fakeLive(arg))
 			fakeCounts.staleCallbacks++;
-		else if (ERR_OK != pcb->recv(arg, pcb, newPbuf(bytes), ERR_OK))
-			;	/* refused: lwIP holds it as refused_data, still unread */
+		else {
+			struct pbuf *p = newPbuf(bytes);
+			if (ERR_OK != pcb->recv(arg, pcb, p, ERR_OK)) {
+				if (pcb->refused_data)	/* refused: lwIP holds it as refused_data, still unread */
+					free(p);		/* (lwIP chains it; one record of it is enough here) */
+				else
+					pcb->refused_data = p;
+			}
+		}
+	}
+	fakeInLwip--;
+}
+
+/* lwIP offers refused data again (tcp.c:1733-1779): to the receive callback now, kept if refused again. */
+err_t tcp_process_refused_data(struct tcp_pcb *pcb)
+{
+	locked("tcp_process_refused_data");
+	struct pbuf *p = pcb->refused_data;
+	if (!p || !pcb->recv)
+		return ERR_OK;
+	pcb->refused_data = NULL;
+	if (ERR_OK != pcb->recv(pcb->callback_arg, pcb, p, ERR_OK))
+		pcb->refused_data = p;
+	return ERR_OK;
+}
+
+/* lwIP's fast timer, every 250 ms (tcp.c tcp_fasttmr): refused data offered again. */
+void fakeFastTimer(void)
+{
+	fakeInLwip++;
+	for (int i = 0; i < POOL_MAX; i++) {
+		struct tcp_pcb *pcb = &pool[i];
+		if (pcb->inUse && pcb->refused_data)
+			tcp_process_refused_data(pcb);
 	}
 	fakeInLwip--;
 }

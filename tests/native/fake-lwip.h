@@ -21,6 +21,7 @@ void fakePoolSize(int pcbs);
 struct tcp_pcb *fakeConnect(void);
 void fakeData(struct tcp_pcb *pcb, int bytes);
 void fakeFin(struct tcp_pcb *pcb);
+void fakeFastTimer(void);
 void fakeRst(struct tcp_pcb *pcb);
 void fakeUdpPacket(struct udp_pcb *pcb, int bytes);
 extern struct udp_pcb *fakeLastUdp;

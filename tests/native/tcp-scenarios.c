@@ -5,7 +5,9 @@
  * its remoteAddress, adopts it with new TCP({from}) (closing it when that throws), reads what arrives,
  * writes an answer, and closes on an error, at once or after lingering. Prints what the fake lwIP
  * counted as one JSON line. Usage: tcp-scenarios SCENARIO [--locked] (fin-rst, fin-rst-linger, scanner,
- * scanner-after-read, null-accept; --locked counts lwIP calls the main loop makes outside the lock).
+ * scanner-after-read, null-accept, early-request; --locked counts lwIP calls the main loop makes outside
+ * the lock). early-request prints how many bytes of a request sent before the accept the application
+ * read before lwIP's next fast timer (earlyRead) and after it (lateRead).
  */
 
 #include <stdio.h>
@@ -25,7 +27,7 @@ static xsMachine machine;
 static xsMachine *the = &machine;
 static FakeObject objects[SOCKETS + 1];
 static xsSlot sockets[SOCKETS];	/* the application's adopted sockets */
-static int socketCount, waiting, closeOnError = 1, errors;
+static int socketCount, waiting, closeOnError = 1, errors, bytesRead;
 static xsSlot listener;
 static xsSlot onListenerSlot, onReadableSlot, onWritableSlot, onErrorSlot;
 
@@ -61,6 +63,7 @@ static void onReadable(xsMachine *m, xsSlot *self, int argc, int count)
 {
 	xsSlot buffer = { .kind = kFakeBuffer, .integer = count, .buffer = calloc(1, count) };
 	callOn(self, 1, buffer, xs_tcp_read);
+	bytesRead += count;
 	free(buffer.buffer);
 	xsSlot answer = { .kind = kFakeBuffer, .integer = 500, .buffer = calloc(1, 500) };
 	callOn(self, 1, answer, xs_tcp_write);
@@ -180,6 +183,18 @@ int main(int argc, char **argv)
 		for (int i = 0; i < socketCount; i++)
 			callOn(&sockets[i], 0, (xsSlot){ 0 }, xs_tcp_close);
 		service();
+	}
+	else if (!strcmp(scenario, "early-request")) {
+		/* Sends its request as soon as it is connected, before the application has read the listener. */
+		struct tcp_pcb *c = fakeConnect();
+		fakeData(c, 80);
+		service();
+		service();
+		int early = bytesRead;
+		fakeFastTimer();
+		service();
+		printf("{\"earlyRead\":%d,\"lateRead\":%d}\n", early, bytesRead - early);
+		return 0;
 	}
 	else {
 		fprintf(stderr, "unknown scenario %s\n", scenario);

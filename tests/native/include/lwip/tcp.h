@@ -72,6 +72,7 @@ struct tcp_pcb {
 	int inUse;		/* fake: taken from the pool */
 	int owned;		/* fake: 1 while the application holds it (until its close or abort) */
 	int unread;		/* fake: bytes received the application has not given back with tcp_recved */
+	struct pbuf *refused_data;	/* data the receive callback refused, offered again later */
 };
 
 #define tcp_sndbuf(pcb) ((pcb)->snd_buf)
