@@ -6,7 +6,10 @@
 // the PIO clock divider either: a state machine runs at the system clock here.) While the core sleeps
 // (WFE, WFI) the clock moves on to its next alarm, never ahead of real time.
 const CYCLE_NANOS = 1e9 / 125e6; // rp2040js's fixed 125 MHz
-const TURN = 1_000_000; // instructions per turn of the event loop, as Simulator.execute
+// Instructions per turn of the event loop (Simulator.execute runs 1,000,000): the frames of a client
+// reach the chip model only between turns, so a turn is what the link may add to a round trip
+// (100,000 cycles: 0.8 ms of emulated time), where a Wi-Fi chip interrupts the core at once.
+const TURN = 100_000;
 
 /** How far the clock of a sleeping core may move: as far as real time has since it fell asleep. */
 function sleepClock(clock) {
@@ -28,43 +31,54 @@ function sleepClock(clock) {
   };
 }
 
-export function runLockstep(sim) {
-  const { clock } = sim;
-  let rp2040, pios;
-  // The chip sim.rp2040 holds; a watchdog reset (chip-reset.mjs) puts a new one there.
-  const adopt = () => {
-    rp2040 = sim.rp2040;
-    pios = rp2040.pio;
-    for (const pio of pios) pio.run = () => {}; // stepped below instead
-  };
-  adopt();
+/** A chip's two PIO blocks, stepped here rather than by rp2040js's own loop. */
+function pioBlocks(rp2040) {
+  const pios = rp2040.pio;
+  for (const pio of pios) pio.run = () => {}; // stepped below instead
   // A state machine that waits (a stall on an empty or full FIFO, a WAIT on a pin or IRQ) is woken
   // by the write, the pin or the IRQ itself (StateMachine.checkWait): stepping it meanwhile does
   // nothing. The driver leaves its machine enabled and stalled between transfers.
   const busy = (pio) => !pio.stopped && pio.machines.some((m) => m.enabled && !m.waiting);
-  const pioActive = () => busy(pios[0]) || busy(pios[1]);
-  const stepPio = (cycles) => {
-    for (const pio of pios) {
-      if (pio.stopped) continue;
-      for (let c = 0; c < cycles; c++) pio.step();
-    }
+  return {
+    active: () => busy(pios[0]) || busy(pios[1]),
+    step(cycles) {
+      for (const pio of pios) {
+        if (pio.stopped) continue;
+        for (let c = 0; c < cycles; c++) pio.step();
+      }
+    },
   };
+}
+
+export function runLockstep(sim) {
+  const { clock } = sim;
+  let rp2040, pio;
+  // The chip sim.rp2040 holds; a watchdog reset (chip-reset.mjs) puts a new one there.
+  const adopt = () => {
+    rp2040 = sim.rp2040;
+    pio = pioBlocks(rp2040);
+  };
+  adopt();
   const sleep = sleepClock(clock);
   let timer = null;
   const turn = () => {
     timer = null;
+    let asleep = false;
     for (let i = 0; i < TURN && !sim.stopped; i++) {
       if (sim.rp2040 !== rp2040) adopt();
       if (rp2040.core.waiting) {
-        if (pioActive()) {
+        if (pio.active()) {
           clock.tick(CYCLE_NANOS);
-          stepPio(1);
+          pio.step(1);
         } else {
           // Asleep until an interrupt: on to the next alarm, but no faster than real time, so that
           // the frames of a client (which land between turns) and its own delays reach the board
           // when they would on a real link. An emulated board runs slower than real time when busy.
           const room = sleep.room();
-          if (room <= 0) break;
+          if (room <= 0) {
+            asleep = true;
+            break;
+          }
           const nanos = Math.min(clock.nanosToNextAlarm || room, room);
           clock.tick(nanos);
           i += nanos / CYCLE_NANOS;
@@ -73,15 +87,20 @@ export function runLockstep(sim) {
         sleep.awake();
         const cycles = rp2040.core.executeInstruction();
         clock.tick(cycles * CYCLE_NANOS);
-        if (pioActive()) stepPio(cycles);
+        if (pio.active()) pio.step(cycles);
       }
     }
-    if (!sim.stopped) timer = setTimeout(turn, 0);
+    // A sleeping core waits for real time (a millisecond); a running one goes on once the event loop
+    // has taken in what arrived.
+    if (!sim.stopped) timer = asleep ? setTimeout(turn, 1) : setImmediate(turn);
   };
   sim.stopped = false;
   turn();
   return () => {
     sim.stopped = true;
-    if (timer) clearTimeout(timer);
+    if (timer) {
+      clearTimeout(timer);
+      clearImmediate(timer);
+    }
   };
 }
