@@ -92,6 +92,8 @@ export async function measureAnchor(ctx) {
   for (const [label, port] of [['SDK http Server', 80], ['lwIP raw (C)', 81]]) {
     const docs = Object.fromEntries(Object.entries(sizes).map(([k, size]) => [k, { port, path: `/bytes/${size}` }]));
     runs.push(await requestsOf(ctx, label, { get: { port, path: '/value' }, put: { port, method: 'PUT', path: '/value', body: PUT.body }, docs }));
+    // each server's figures as soon as they are in: a run the time limit ends still shows the first
+    for (const l of compareTable(module ?? { ...runs[0].summary, label: 'module (not run)' }, runs.map((r) => r.summary))) console.log(`figures so far: ${l}`);
   }
   const anchors = runs.map((r) => r.summary);
   return [
