@@ -242,7 +242,7 @@ void fakeData(struct tcp_pcb *pcb, int bytes)
 	fakeInLwip--;
 }
 
-/* lwIP offers refused data again (tcp.c:1733-1779): to the receive callback now, kept if refused again. */
+/* lwIP offers refused data again (lwIP 2.2.1 src/core/tcp.c:1543-1600, tcp_process_refused_data): to the receive callback now, kept if refused again. */
 err_t tcp_process_refused_data(struct tcp_pcb *pcb)
 {
 	locked("tcp_process_refused_data");
@@ -255,7 +255,7 @@ err_t tcp_process_refused_data(struct tcp_pcb *pcb)
 	return ERR_OK;
 }
 
-/* lwIP's fast timer, every 250 ms (tcp.c tcp_fasttmr): refused data offered again. */
+/* lwIP's fast timer, every 250 ms (src/core/tcp.c:1483-1520, tcp_fasttmr: refused data at :1513-1515): refused data offered again. */
 void fakeFastTimer(void)
 {
 	fakeInLwip++;
