@@ -1,74 +1,20 @@
 // Answers whole through the Pico W's small lwIP heap: src/device/main.ts on the fakes with the Pico W's
 // board pacing (writeMax one segment, two sockets sending at once) and the fake lwIP socket of
-// tests/fakes/lwip-heap.ts, which loses a write its 4,000-byte heap cannot take as tcp_write does
-// (modules/io/socket/lwip/tcp.c:402-404). Four clients fetch the console page, the OpenAPI document, the
-// device description and /metrics at once; each gets its answer whole, and no write is lost.
+// tests/fakes/lwip-heap.ts, which refuses a write its 4,000-byte heap cannot take as tcp_write does.
+// Four clients fetch the console page, the OpenAPI document, the device description and /metrics at
+// once; each gets its answer whole, and no write is lost.
 
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { FULL_BOARD, freshWorld, get, net, replies } from './fakes/world';
-import { setConfig } from './fakes/config';
+import { FULL_BOARD, get, net, replies } from './fakes/world';
 import Resource from './fakes/resource';
 import { LwipHeap, PICO_GIVE_UP_MS, PICO_MEM_SIZE, PICO_SND_BUF, SEGMENT_COST } from './fakes/lwip-heap';
 import { latin1, type FakeClient } from './fakes/net';
 import { dechunk } from './helpers';
 import { parseExposition } from './metrics-helpers';
+import { MAIN, PICO_PACING, boot, fetchAll, withResources } from './lwip-writes-helpers';
 import { CONSOLE_RESOURCE } from '../src/device/console-resource';
 import { OPENAPI_RESOURCE } from '../src/device/openapi';
-
-const MAIN = require.resolve('../src/device/main');
-const ROOT = path.resolve(__dirname, '../..');
-const PICO_PACING = { writeMax: 1460, sendingMax: 2 }; // manifest.json, platform pico/pico_w
-
-const TARGETS = ['/', '/api/v1/openapi.json', '/api/v1/device/0x1234ABCD', '/metrics'];
-
-function boot(board: Record<string, unknown>): void {
-  freshWorld();
-  setConfig({ http: { port: 8080, connections: 4 }, serial: '0x1234ABCD', board });
-  delete require.cache[MAIN];
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh evaluation of the entry, as a boot does
-  require(MAIN);
-  net.run();
-}
-
-/** Each target fetched by its own client, all at once; the answers' heads and bodies once everything settled. */
-function fetchAll(): { head: string; body: Uint8Array }[] {
-  const clients: FakeClient[] = TARGETS.map(() => net.connect(8080, PICO_SND_BUF));
-  TARGETS.forEach((t, i) => clients[i].send(`GET ${t} HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n`));
-  net.advance(20000);
-  return clients.map((c) => {
-    const bytes = latin1(c.received);
-    const end = c.received.indexOf('\r\n\r\n');
-    assert.ok(end > 0, `no answer head: ${JSON.stringify(c.received.slice(0, 80))}`);
-    const head = c.received.slice(0, end);
-    const rest = bytes.subarray(end + 4);
-    const length = /content-length: (\d+)/i.exec(head);
-    if (length) {
-      assert.equal(rest.length, Number(length[1]), `${head.split('\r\n')[0]}: body cut`);
-      return { head, body: rest };
-    }
-    assert.match(head, /transfer-encoding: chunked/i);
-    const d = dechunk(rest);
-    assert.equal(d.used, rest.length, 'bytes after the last chunk');
-    return { head, body: d.body };
-  });
-}
-
-/** The page and the OpenAPI document as the build links them, for one describe's tests. */
-function withResources(): void {
-  before(() => {
-    Resource.files.set(CONSOLE_RESOURCE, readFileSync(path.join(ROOT, 'resources', CONSOLE_RESOURCE)));
-    Resource.files.set(OPENAPI_RESOURCE, readFileSync(path.join(ROOT, 'resources', OPENAPI_RESOURCE)));
-  });
-  after(() => {
-    Resource.files.delete(CONSOLE_RESOURCE);
-    Resource.files.delete(OPENAPI_RESOURCE);
-    delete require.cache[MAIN];
-    net.reset();
-  });
-}
 
 describe('answers whole through the Pico W lwIP heap (4 clients at once)', () => {
   withResources();
@@ -95,12 +41,43 @@ describe('answers whole through the Pico W lwIP heap (4 clients at once)', () =>
     assert.deepEqual(families.map((f) => f.name), parseExposition(text(roomy[3].body)).map((f) => f.name));
   });
 
-  it('loses answers without the pacing: the test can fail (the fake lwIP refuses what tcp_write would)', () => {
+  it('loses answers without the pacing through the SDK\'s write: the test can fail (the fake lwIP refuses what tcp_write would)', () => {
     boot(FULL_BOARD);
     const heap = new LwipHeap();
     net.lwip = heap;
+    net.sdkWrites = true;
     assert.throws(() => fetchAll(), /body cut|truncated|no answer head/);
     assert.ok(heap.failures > 0);
+    assert.ok(net.traces.includes('tcp write failed\n'));
+  });
+
+  /** The heap with room for one segment only for its first half second: other connections' small segments sit in it. */
+  function crowded(heap: LwipHeap): void {
+    const others = PICO_MEM_SIZE - SEGMENT_COST - 100;
+    heap.used += others;
+    net.setTimer(() => { heap.used -= others; }, 500, false);
+  }
+
+  it('writes again, at the next tick, a paced write the heap had no room for: every answer whole', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap();
+    net.lwip = heap;
+    crowded(heap);
+    const answers = fetchAll();
+    assert.ok(heap.failures > 0, 'the heap refused writes');
+    assert.deepEqual(net.traces.filter((t) => t.includes('tcp write failed')), []);
+    for (const a of answers) assert.match(a.head, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.ok(Buffer.from(answers[1].body).equals(Resource.files.get(OPENAPI_RESOURCE)!), 'the document whole');
+    assert.equal(heap.used, 0);
+  });
+
+  it('cuts answers in the same crowded heap with the SDK\'s write (the test can fail)', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap();
+    net.lwip = heap;
+    net.sdkWrites = true;
+    crowded(heap);
+    assert.throws(() => fetchAll(), /body cut|truncated|no answer head/);
     assert.ok(net.traces.includes('tcp write failed\n'));
   });
 });
@@ -173,8 +150,7 @@ describe('paced writes and clients that close once they have their answer (as cu
 });
 
 describe('paced writes to a client alone', () => {
-  before(() => Resource.files.set(OPENAPI_RESOURCE, readFileSync(path.join(ROOT, 'resources', OPENAPI_RESOURCE))));
-  after(() => { Resource.files.delete(OPENAPI_RESOURCE); delete require.cache[MAIN]; net.reset(); });
+  withResources();
 
   it('has one segment in flight, with Nagle off, and gets the document whole', () => {
     boot({ ...FULL_BOARD, ...PICO_PACING });
@@ -210,3 +186,4 @@ describe('paced writes of a streamed answer', () => {
     assert.ok(heap.peak <= 2 * SEGMENT_COST);
   });
 });
+

@@ -77,3 +77,16 @@ export function run(exe: string, ...args: string[]): Run {
   } catch { /* it died before printing */ }
   return { counts, signal: r.signal, output: `${r.stdout}${r.stderr}` };
 }
+
+/**
+ * Compiles the main loop harness (loop-scenarios.c over the SDK's queue, fake-pico-loop.c); with
+ * `files` and `ldflags` (the manifest's --wrap flags), the project's loop linked in as the Pico link does.
+ */
+export function buildLoop(name: string, files: string[], ldflags: string[] = []): string {
+  const exe = path.join(OUT, name);
+  const args = ['-w', `-I${path.join(HERE, 'loop-include')}`, `-I${path.join(HERE, 'include')}`, ...ldflags, '-o', exe,
+    path.join(HERE, 'loop-scenarios.c'), path.join(HERE, 'fake-pico-loop.c'), ...files];
+  const cc = spawnSync('cc', args, { encoding: 'utf8' });
+  if (cc.status !== 0) throw new Error(`cc ${args.join(' ')}\n${cc.stderr}`);
+  return exe;
+}

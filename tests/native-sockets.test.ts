@@ -17,6 +17,9 @@ function assertSafe(r: Run, scenario: string): void {
   }
 }
 
+/** heap-full on the project's files: one write refused ("would block"), no error, no trace, the next written. */
+const HEAP_FULL_SAFE = { refused: 1, wouldBlock: 1, socketErrors: 0, traced: 0, laterRefused: 0 };
+
 describe('native sockets on fakes of lwIP and XS', function () {
   this.timeout(60000);
   const why = missingSdk();
@@ -40,6 +43,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
       const r = run(exe, 'early-request', '--locked');
       assert.deepEqual(r.counts, { earlyRead: 80, lateRead: 0 }, r.output);
     });
+    it('heap-full: a write lwIP\'s heap cannot take throws "would block" and the socket stays whole', function () {
+      assert.deepEqual(run(exe, 'heap-full', '--locked').counts, HEAP_FULL_SAFE);
+    });
   });
 
   describe(`ESP32: native/socket-esp32/tcp-esp32.c${why ? ` (skipped: ${why})` : ''}`, function () {
@@ -52,6 +58,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
     }
     it('early-request: a request sent before the accept is read at the accept', function () {
       assert.deepEqual(run(exe, 'early-request').counts, { earlyRead: 80, lateRead: 0 });
+    });
+    it('heap-full: a write lwIP\'s heap cannot take throws "would block" and the socket stays whole', function () {
+      assert.deepEqual(run(exe, 'heap-full').counts, HEAP_FULL_SAFE);
     });
   });
 
@@ -68,6 +77,13 @@ describe('native sockets on fakes of lwIP and XS', function () {
     it('Pico W: leaves a request sent before the accept to lwIP\'s next fast timer (up to 250 ms)', function () {
       const exe = build('tcp-sdk-early', 'tcp-scenarios.c', sdkFile(SDK_TCP));
       assert.deepEqual(run(exe, 'early-request').counts, { earlyRead: 0, lateRead: 80 });
+    });
+    it('fails the socket, with only a trace, when lwIP\'s heap cannot take a write', function () {
+      const exe = build('tcp-sdk-heap', 'tcp-scenarios.c', sdkFile(SDK_TCP));
+      const r = run(exe, 'heap-full');
+      assert.equal(r.counts?.traced, 1, r.output); // "tcp write failed"
+      assert.equal(r.counts?.wouldBlock, 0, r.output);
+      assert.ok(Number(r.counts?.socketErrors) > 0, r.output);
     });
     it('Pico W: calls lwIP outside its lock', function () {
       const exe = build('tcp-sdk-locks', 'tcp-scenarios.c', sdkFile(SDK_TCP));

@@ -58,4 +58,31 @@ describe('SendTurns: writes in flight on a board with a small lwIP heap', () => 
     assert.ok(turns.holds(b), 'the other write is still in flight');
     assert.equal(c.came, 1);
   });
+
+  it('offers a socket whose write the heap refused a turn again at the next acknowledgement or tick, not at once', () => {
+    const turns = new SendTurns(1460, 2);
+    /** A socket whose writes lwIP's heap refuses while `full`, as DeviceTransport.drain then does. */
+    class Refused extends Taker {
+      full = true;
+      override turnCame(): void {
+        this.came++;
+        if (turns.take(this) && this.full) turns.refused(this);
+      }
+    }
+    const a = new Taker(turns);
+    const r = new Refused(turns);
+    turns.take(a);
+    r.turnCame();
+    assert.equal(turns.holds(r), false, 'the refused write holds no turn');
+    assert.equal(turns.isWaiting(r), true);
+    turns.give(a); // an acknowledgement: the refused socket tries once, and waits on
+    assert.equal(r.came, 2);
+    assert.equal(turns.isWaiting(r), true);
+    turns.resume(); // the server's tick
+    assert.equal(r.came, 3);
+    r.full = false;
+    turns.resume();
+    assert.ok(turns.holds(r), 'written once the heap had room');
+    assert.equal(turns.isWaiting(r), false);
+  });
 });

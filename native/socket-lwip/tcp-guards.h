@@ -22,6 +22,12 @@
  *   next fast timer, every 250 ms (tcp.c tcp_fasttmr), or with the peer's next segment: a client that
  *   sends its request as soon as it is connected, before the application has read the listener, waited
  *   up to 250 ms for its answer.
+ * - A write lwIP's heap cannot take now throws "would block", as a write beyond the writable count does,
+ *   and the socket stays whole. The SDK traced "tcp write failed" and failed the socket (:402-405): on
+ *   the Pico W, whose lwIP heap is 4,000 bytes (MEM_SIZE), a full segment meets no hole of its size
+ *   while the small segments of other connections (a SYN-ACK, a FIN) sit between those in flight, and
+ *   the answer was cut. The application writes those bytes again once another socket's are
+ *   acknowledged (src/device/send-turns.ts).
  * RAM: nothing more per socket; the listener's pending records are the SDK's.
  */
 
@@ -43,6 +49,7 @@ static void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn);
 #define xs_listener_read sdk_xs_listener_read
 #define xs_tcp_get_remoteAddress sdk_xs_tcp_get_remoteAddress
 #define xs_tcp_get_remotePort sdk_xs_tcp_get_remotePort
+#define xs_tcp_write sdk_xs_tcp_write
 
 /* The SDK's file, found from modules/network/socket/lwip, a directory the build's include path has. */
 #include "../../../io/socket/lwip/tcp.c"
@@ -52,6 +59,7 @@ static void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn);
 #undef xs_listener_read
 #undef xs_tcp_get_remoteAddress
 #undef xs_tcp_get_remotePort
+#undef xs_tcp_write
 
 /* The close, where lwIP runs: the pcb is read there (an error callback may have just cleared it), its
    callbacks are dropped (they name a record about to be freed), then lwIP's own close. */
@@ -206,4 +214,40 @@ void xs_tcp_get_remotePort(xsMachine *the)
 	TCP tcp = xsmcGetHostDataValidate(xsThis, (void *)&xsTCPHooks);
 	if (tcp->skt)
 		sdk_xs_tcp_get_remotePort(the);
+}
+
+/* The SDK's write (tcp.c:378-411), but a write lwIP's heap refuses (ERR_MEM) throws "would block" and
+   leaves the socket whole; any other refusal fails the socket as the SDK's does. */
+void xs_tcp_write(xsMachine *the)
+{
+	TCP tcp = xsmcGetHostDataValidate(xsThis, (void *)&xsTCPHooks);
+	xsUnsignedValue needed;
+	void *buffer;
+	uint8_t value;
+	err_t err;
+
+	if (!tcp->ready)
+		xsUnknownError("not ready");
+	if (tcp->error || !tcp->skt)
+		return;
+	if (kIOFormatBuffer == tcp->format)
+		xsmcGetBufferReadable(xsArg(0), &buffer, &needed);
+	else {
+		needed = 1;
+		value = (uint8_t)xsmcToInteger(xsArg(0));
+		buffer = &value;
+	}
+	if (needed > tcp_sndbuf(tcp->skt))
+		xsUnknownError("would block");
+	err = tcp_write_safe(tcp->skt, buffer, needed, TCP_WRITE_FLAG_COPY | TCP_WRITE_FLAG_MORE);
+	if (ERR_MEM == err)
+		xsUnknownError("would block");
+	if (ERR_OK != err) {
+		xsTrace("tcp write failed\n");
+		tcpTrigger(tcp, kTCPError);
+		return;
+	}
+	tcpTrigger(tcp, kTCPOutput);
+	modInstrumentationAdjust(NetworkBytesWritten, needed);
+	xsmcSetInteger(xsResult, tcp_sndbuf(tcp->skt));
 }

@@ -9,12 +9,18 @@
 // wait, so a socket carries no state for it. One per server (not preloaded data: made at run time by
 // the DeviceServer).
 
+// A write lwIP's heap refuses all the same (a SYN-ACK or FIN segment of another connection in the hole a
+// segment left) throws "would block" (native/socket-lwip/tcp-guards.h): its turn goes back, and the
+// socket waits for one again (refused), written at the next acknowledgement or the server's tick.
 // A socket's turn ends when lwIP no longer holds its bytes (src/device/transport.ts):
 // - onWritable reports its whole send buffer free again: all acknowledged;
 // - it closes after its peer's FIN or an error: a peer's FIN that arrives with (or just after) its
 //   last ACK reaches the socket as onError alone, and no onWritable ever comes after it (the SDK drops
 //   the writable event when an error is in the same delivery and unhooks tcp_sent on the FIN,
 //   modules/io/socket/lwip/tcp.c:485-487, 550);
+// - a peer that leaves in the middle of an answer (its FIN, a RST after it): from the FIN on the socket
+//   takes no write and reports no acknowledgement, so the connection closes at once and keeps its turn
+//   until lwIP frees it (the RST comes as onError) or LINGER_MS pass (transport.ts failedNow);
 // - a peer that acknowledges nothing more (gone from the network) is another matter: lwIP keeps its
 //   segment after the close too, since the module's close is lwIP's own (native/socket-pico/
 //   tcp-locked.c: tcp_close, which leaves the segments to be retransmitted), until TCP_MAXRTX (12)
@@ -89,9 +95,25 @@ export class SendTurns {
     this.handOn();
   }
 
-  /** Free turns to the sockets waiting, in the order they asked. */
+  /**
+   * A write of `t` was refused for want of room in lwIP's heap: the turn it took goes back, and it waits
+   * for one again, behind the others, until an acknowledgement frees one or the server's tick (resume).
+   */
+  refused(t: TurnTaker): void {
+    const k = this.holders.lastIndexOf(t);
+    if (k >= 0) this.holders.splice(k, 1);
+    if (this.waiting.indexOf(t) < 0) this.waiting.push(t);
+  }
+
+  /** The server's tick: free turns to the sockets waiting (one whose write was refused tries again). */
+  resume(): void {
+    this.handOn();
+  }
+
+  /** Free turns to the sockets waiting, in the order they asked; each once (one refused again waits on). */
   private handOn(): void {
-    while (this.holders.length < this.max && this.waiting.length) this.waiting.shift()!.turnCame();
+    const waiting = this.waiting;
+    for (let n = waiting.length; n > 0 && this.holders.length < this.max; n--) waiting.shift()!.turnCame();
   }
 
   /** `t` is closed and lwIP holds nothing of it: it waits for no turn, and a turn it holds goes to the next socket. */

@@ -210,6 +210,7 @@ export class DeviceServer implements TransportEvents, TickWatcher {
   /** The timer's tick. */
   tick(): void {
     this.ticks(); // read at least once per wrap period, connections or not
+    if (this.turns) this.turns.resume(); // a write lwIP's heap refused is made again
     // A tick may answer requests held behind a streamed description: `current` is their transport.
     this.core.tick(this);
     this.current = null;

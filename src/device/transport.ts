@@ -1,26 +1,23 @@
 // One accepted TCP socket (ECMA-419 embedded:io/socket/tcp) as the Transport of a Connection.
 // Reads go into one buffer the server allocates and shares with every connection (not module-level: this
-// module is preloaded, and its data is frozen in flash): a read is handed to the Connection at once and
-// the request parser copies what it keeps, so no connection holds on to it. Writes honour the
-// socket's writable count (a write beyond it throws "would block"): the rest waits in a queue drained by
-// onWritable; while that queue is over QUEUE_MAX the socket is not read, which bounds it (answers are only
-// made from requests). close() waits for the queue to drain so a last answer is not cut off, but no
-// longer than LINGER_MS: a peer that never reads must not keep one of the few connection slots.
-// A peer that half-closes after its request (onError once its bytes are read) still gets the answer
-// where the socket takes writes after the peer's FIN; where it does not (lwIP marks the socket not
-// ready on the FIN, before the request is even read: modules/io/socket/lwip/tcp.c), the write that
-// fails ends the connection at once, and nothing is thrown.
-// On a board whose lwIP heap is small (the Pico W) a write the heap cannot take is lost, so the
-// server's SendTurns pace the writes, and a connection whose peer acknowledges nothing more keeps its
-// socket and send turn after the close (HELD) while lwIP still holds its bytes: src/device/send-turns.ts
-// says how and why.
+// module is preloaded, and its data is frozen in flash); the request parser copies what it keeps.
+// Writes honour the socket's writable count: the rest waits in a queue drained by onWritable; while
+// that queue is over QUEUE_MAX the socket is not read, which bounds it. close() waits for the queue to
+// drain so a last answer is not cut off, but no longer than LINGER_MS: a peer that never reads must not
+// keep one of the few connection slots. A peer that half-closes after its request still gets the answer
+// where the socket takes writes after the peer's FIN; where it does not (lwIP: not ready from the FIN
+// on, modules/io/socket/lwip/tcp.c), the write that fails ends the connection at once.
+// On a board whose lwIP heap is small (the Pico W) the server's SendTurns pace the writes, and a
+// connection keeps its send turn after the close while lwIP may still hold its bytes (HELD):
+// src/device/send-turns.ts says how and why.
 
 import TCP from 'embedded:io/socket/tcp';
 import Timer from 'timer';
 import type { Transport } from '../http/connection';
-import type { SendTurns } from './send-turns';
 import { discardUnread } from './unread';
-import { onError, onLinger, onReadable, onWritable, type OwnedTCP, type OwnedTimer } from './transport-owners';
+import { onError, onLinger, onReadable, onWritable, type OwnedTCP, type OwnedTimer, type TransportEvents } from './transport-owners';
+
+export type { TransportEvents };
 import { dropFront, frontBytes } from './write-queue';
 
 /** One TCP segment's worth: reads larger than this are taken in several steps. */
@@ -31,23 +28,6 @@ export const QUEUE_MAX = 8192;
 export const LINGER_MS = 5000;
 /** How long a closed connection's unacknowledged bytes may keep its send turn (paced): past lwIP's retries. */
 export const HELD_MAX_MS = 2400000;
-
-export interface TransportEvents {
-  /** Bytes arrived: feed them to the Connection (synchronously). */
-  data(t: DeviceTransport, bytes: Uint8Array): void;
-  /** The peer closed or the socket failed. */
-  end(t: DeviceTransport): void;
-  /** The socket took queued bytes (onWritable): a streamed answer may make its next pieces. */
-  drained(t: DeviceTransport): void;
-  /** Call `t.drainNoticed()` soon, outside the socket's callback (one timer for every transport). */
-  noticeDrain(t: DeviceTransport): void;
-  /** The socket is closed and forgotten. */
-  closed(t: DeviceTransport): void;
-  /** READ_CHUNK bytes shared by every connection of the server (a read is handed on at once). */
-  readonly readBuffer: Uint8Array;
-  /** The server's write pacing, or null where the stack takes what the socket says it does. */
-  readonly turns: SendTurns | null;
-}
 
 // DeviceTransport.flags bits (one number rather than a slot each).
 /** Bytes written that the stack has not yet reported sent (next onWritable). */
@@ -114,13 +94,13 @@ export class DeviceTransport implements Transport {
     this.linger = timer;
   }
 
-  /** The linger timer fired (or HELD_MAX_MS passed for a held socket). */
+  /** The linger timer fired (or a held socket's time is up). */
   lingered(): void {
     const turns = this.events.turns;
     this.linger = undefined;
     if (this.flags & HELD) this.release();
     else if (turns && turns.isWaiting(this)) this.lingerFor(LINGER_MS);
-    else this.finish(true);
+    else this.finish(HELD_MAX_MS);
   }
 
   /** The drain notice after an onWritable runs: a streamed answer may make its next pieces. */
@@ -169,7 +149,11 @@ export class DeviceTransport implements Transport {
       const n = bytes.length;
       try {
         this.tcp.write(bytes);
-      } catch {
+      } catch (e) {
+        if (turns && (e as Error).message === 'would block') {
+          turns.refused(this); // no room in lwIP's heap (native/socket-lwip/tcp-guards.h): written again later
+          return;
+        }
         // The stack had less room than it said, or takes no more writes: wait for onWritable, unless
         // the connection is ending anyway.
         this.writable = 0;
@@ -188,6 +172,14 @@ export class DeviceTransport implements Transport {
 
   /** The socket's onReadable (through the module-level callback below). */
   readableNow(count: number): void {
+    if (this.flags & (CLOSING | DONE)) {
+      // No request of a closing connection is read (a refused one's, one after `Connection: close`):
+      // read away at once, since the SDK reports the peer's FIN or RST only once every byte is read,
+      // and a FIN that came with the last ACK would otherwise leave the socket open and its turn held.
+      discardUnread(this.tcp, this.events.readBuffer, count);
+      this.readable = 0;
+      return;
+    }
     this.readable = count;
     this.pump();
   }
@@ -248,7 +240,11 @@ export class DeviceTransport implements Transport {
     const flags = this.flags;
     if (flags & DONE) return;
     if (!(flags & CLOSING) || flags & WRITE_FAILED || !this.waiting()) this.finish();
-    else this.drain(); // a half-closed peer still reads: send it the rest (a failing write finishes)
+    else if (this.events.turns) {
+      // Paced (lwIP): the peer left mid-answer; no write or acknowledgement comes after its FIN
+      // (send-turns.ts). Done now, the turn held until lwIP frees the pcb (onError again) or LINGER_MS.
+      this.finish(LINGER_MS);
+    } else this.drain(); // a half-closed peer still reads: send it the rest (a failing write finishes)
   }
 
   /** Hand readable bytes to the Connection while the answer queue has room. */
@@ -263,17 +259,20 @@ export class DeviceTransport implements Transport {
     }
   }
 
-  /** Done for the server; `hold`: its peer acknowledges nothing, so lwIP keeps its bytes (HELD, paced). */
-  private finish(hold = false): void {
+  /**
+   * Done for the server. `holdMs` (paced): lwIP may still hold bytes of it that its peer has not
+   * acknowledged, so the socket and its send turn are kept (HELD) for up to that long.
+   */
+  private finish(holdMs = 0): void {
     if (this.flags & DONE) return;
     this.flags |= DONE;
     if (this.linger !== undefined) Timer.clear(this.linger);
     this.linger = undefined;
     this.queue = null;
     this.queued = 0;
-    if (hold && this.sending()) {
+    if (holdMs > 0 && this.sending()) {
       this.flags |= HELD;
-      this.lingerFor(HELD_MAX_MS);
+      this.lingerFor(holdMs);
     } else this.release();
     const then = this.flushed;
     this.flushed = null;

@@ -137,6 +137,8 @@ export class FakeNet {
   traces: string[] = [];
   /** The Pico W's lwIP heap that server sockets write through (tests/fakes/lwip-heap.ts), or null: roomy. */
   lwip: LwipHeap | null = null;
+  /** net.lwip: the SDK's own write (a write the heap refuses is lost and fails the socket), not the project's. */
+  sdkWrites = false;
   /** What stopped the chip (an lwIP assertion's panic), or null: the chip runs. */
   panic: string | null = null;
   /** net.lwip: a listener was closed, so its pcb's memory is in both of lwIP's pools (tests/fakes/listener.ts). */
@@ -151,6 +153,7 @@ export class FakeNet {
   reset(): void {
     this.now = 1000;
     this.lwip = null;
+    this.sdkWrites = false;
     this.panic = null;
     this.listenPcbFreedTwice = false;
     this.listeners.clear();

@@ -2,8 +2,10 @@
 // the network takes now (the connection's window less what the client has not taken), a write beyond it
 // throws as the real one does ("would block"), and a peer's close arrives as onError.
 // With net.lwip set (tests/fakes/lwip-heap.ts) the socket is the Pico W's lwIP one: each write takes
-// pbufs from the stack's small heap, a write the heap cannot take is lost with only a trace and ends
-// the socket (modules/io/socket/lwip/tcp.c:402-404, then onError), and the peer acknowledges (takes)
+// pbufs from the stack's small heap, a write the heap cannot take throws "would block" and leaves the
+// socket whole (the project's write, native/socket-lwip/tcp-guards.h; with net.sdkWrites, the SDK's:
+// lost with only a trace, and the socket ended, modules/io/socket/lwip/tcp.c:402-404, then onError),
+// and the peer acknowledges (takes)
 // the bytes net.lwip.ackDelayMs of virtual time after they were written, freeing their pbufs.
 // Its events come as the SDK's lwIP socket gives them (modules/io/socket/lwip/tcp.c): every cause only
 // sets a bit, and one delivery per socket, queued by the first bit, reports them all (tcpTrigger,
@@ -116,9 +118,14 @@ export default class TCP {
     if (heap) {
       if (!this.segments.lengths.length) retransmission(this).progressAt = net.now; // the first byte in flight
       if (!heap.write(this.segments, bytes.length)) {
-        net.traces.push('tcp write failed\n'); // and nothing else: the bytes are gone
-        net.later(() => { this.ready = false; if (!conn.serverClosed) this.fireError(); });
-        return;
+        // The project's write (native/socket-lwip/tcp-guards.h): lwIP's ERR_MEM throws "would block" and
+        // the socket stays whole. The SDK's own traced "tcp write failed" and failed the socket.
+        if (net.sdkWrites) {
+          net.traces.push('tcp write failed\n'); // and nothing else: the bytes are gone
+          net.later(() => { this.ready = false; if (!conn.serverClosed) this.fireError(); });
+          return;
+        }
+        throw new Error('would block');
       }
       net.later(() => heap.output(this.segments)); // the SDK's kTCPOutput message: tcp_output
       net.setTimer(() => this.acknowledged(), heap.ackDelayMs, false);

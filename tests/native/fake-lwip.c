@@ -161,10 +161,20 @@ void tcp_abort(struct tcp_pcb *pcb)
 	callErr(errf, arg, ERR_ABRT);
 }
 
+int fakeHeapRefusals;
+
+/* lwIP's tcp_write (src/core/tcp_out.c:393-706): ERR_MEM when the heap has no room for the segment
+   (tcp_pbuf_prealloc fails, :545-553 and :640-645), the pcb left as it was. */
 err_t tcp_write(struct tcp_pcb *pcb, const void *data, u16_t length, u8_t flags)
 {
 	locked("tcp_write");
-	return freed(pcb) ? ERR_CLSD : ERR_OK;
+	if (freed(pcb))
+		return ERR_CLSD;
+	if (fakeHeapRefusals > 0) {
+		fakeHeapRefusals--;
+		return ERR_MEM;
+	}
+	return ERR_OK;
 }
 
 err_t tcp_output(struct tcp_pcb *pcb) { locked("tcp_output"); freed(pcb); return ERR_OK; }

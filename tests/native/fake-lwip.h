@@ -22,6 +22,7 @@ struct tcp_pcb *fakeConnect(void);
 void fakeData(struct tcp_pcb *pcb, int bytes);
 void fakeFin(struct tcp_pcb *pcb);
 void fakeFastTimer(void);
+extern int fakeHeapRefusals;	/* tcp_write answers ERR_MEM this many times (the heap has no room) */
 void fakeRst(struct tcp_pcb *pcb);
 void fakeUdpPacket(struct udp_pcb *pcb, int bytes);
 extern struct udp_pcb *fakeLastUdp;

@@ -11,6 +11,7 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 #include "fake-xs.h"
 #include "fake-lwip.h"
 
@@ -27,7 +28,7 @@ static xsMachine machine;
 static xsMachine *the = &machine;
 static FakeObject objects[SOCKETS + 1];
 static xsSlot sockets[SOCKETS];	/* the application's adopted sockets */
-static int socketCount, waiting, closeOnError = 1, errors, bytesRead;
+static int socketCount, waiting, closeOnError = 1, errors, bytesRead, socketErrors, wouldBlock;
 static xsSlot listener;
 static xsSlot onListenerSlot, onReadableSlot, onWritableSlot, onErrorSlot;
 
@@ -39,8 +40,11 @@ static void callOn(xsSlot *self, int argc, xsSlot arg, void (*native)(xsMachine 
 	the->args[0] = arg;
 	the->argc = argc;
 	memset(&the->result, 0, sizeof(xsSlot));
-	if (fakeNative(the, native))
+	if (fakeNative(the, native)) {
 		errors++;
+		if (strstr(the->error, "would block"))
+			wouldBlock++;
+	}
 	saveResult = the->result;
 	the->thisSlot = saveThis;
 	the->args[0] = saveArg;
@@ -74,6 +78,7 @@ static void onWritable(xsMachine *m, xsSlot *self, int argc, int count) {}
 
 static void onError(xsMachine *m, xsSlot *self, int argc, int count)
 {
+	socketErrors++;
 	if (closeOnError)
 		callOn(self, 0, (xsSlot){ 0 }, xs_tcp_close);
 }
@@ -194,6 +199,21 @@ int main(int argc, char **argv)
 		fakeFastTimer();
 		service();
 		printf("{\"earlyRead\":%d,\"lateRead\":%d}\n", early, bytesRead - early);
+		return 0;
+	}
+	else if (!strcmp(scenario, "heap-full")) {
+		/* lwIP's heap has no room for the answer's segment once: the write throws "would block" and the
+		   socket stays whole (no error delivered), so the same answer goes with the next request. */
+		struct tcp_pcb *c = fakeConnect();
+		service();
+		fakeHeapRefusals = 1;
+		fakeData(c, 80);
+		service();
+		int refused = errors, errorsSeen = socketErrors, trace = fakeTraces;
+		fakeData(c, 80);
+		service();
+		printf("{\"refused\":%d,\"wouldBlock\":%d,\"socketErrors\":%d,\"traced\":%d,\"laterRefused\":%d}\n",
+			refused, wouldBlock, errorsSeen + socketErrors, trace, errors - refused);
 		return 0;
 	}
 	else {

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     say(`a client vanished after ${out.vanishedAfter} bytes of the page`);
     const closed = await waitLog(/pico-emu: 40 s since the link dropped/, WAIT_S);
     for (let round = 0; closed && round < 2; round++) {
-      out.four.push(await Promise.all(PATHS.map(fetchOne)));
+      out.four.push(await Promise.all(PATHS.map((p) => fetchOne(p))));
       say(`four clients, round ${round + 1}: ${JSON.stringify(out.four[round])}`);
     }
     out.afterFour = (await request('GET', '/api/v1/device/system/0/serialnumber', undefined, 30_000)).status;

@@ -19,7 +19,8 @@ prev=
 for a in "$@"; do [ "$prev" = --mac ] && mac=$a; prev=$a; done
 here=$(dirname "$0")
 work=$(mktemp -d /tmp/pico-emu-net.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+# socat's own complaints (a frame the TAP refused ends it) are shown with the run's output
+trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; sed "s/^/socat: /" "$work/socat.log" 2>/dev/null; rm -rf "$work"' EXIT
 export PICO_EMU_CUT_FILE="$work/cut" # a client writes its TCP port there to vanish (run.mjs)
 ip link set lo up
 socat TUN:192.168.77.1/24,tun-type=tap,tun-name=pico0,iff-up,iff-no-pi \
