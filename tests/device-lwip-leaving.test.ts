@@ -70,3 +70,20 @@ describe('paced writes and a refused client that closes as its 503 arrives', () 
     assert.equal(heap.used, 0, 'lwIP still holds segments');
   });
 });
+
+describe('paced writes to a client that reads slowly and asked the connection closed', () => {
+  withResources();
+
+  it('sends the whole document though it takes longer than the linger time, the client taking each segment', () => {
+    boot({ ...FULL_BOARD, ...PICO_PACING });
+    const heap = new LwipHeap(500); // each segment acknowledged half a second after it went: 13 segments, 6.5 s
+    net.lwip = heap;
+    const c = net.connect(8080, PICO_SND_BUF);
+    c.send('GET /api/v1/openapi.json HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n');
+    net.advance(20000);
+    const body = c.received.slice(c.received.indexOf('\r\n\r\n') + 4);
+    assert.equal(body.length, Resource.files.get(OPENAPI_RESOURCE)!.length, 'the document whole');
+    assert.ok(c.closedByServer, 'closed once it was sent');
+  });
+});
+

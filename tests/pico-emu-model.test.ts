@@ -186,6 +186,25 @@ describe('CYW43439 model: SDPCM control, events and data', () => {
     assert.deepEqual(b.drv.ethernet, []); // the credit frames carry nothing up
   });
 
+  it('gives a frame the credit of when the host reads it, so a host that sent meanwhile is not stalled by it', () => {
+    const b = board('28:cd:c1:00:00:01', null);
+    up(b);
+    b.drv.ioctl(true, 2, new Uint8Array(0));
+    join(b, 'lab', undefined);
+    b.chip.onEthernet = () => { /* to the network */ };
+    const frame = Uint8Array.from([...Array(6).fill(0xff), 0x28, 0xcd, 0xc1, 0, 0, 1, 0x08, 0x06, ...Array(46).fill(7)]);
+    const toUs = Uint8Array.from([0x28, 0xcd, 0xc1, 0, 0, 1, 2, 0, 0, 0, 0, 9, 0x08, 0x00, 1, 2, 3]);
+    assert.equal(b.chip.receive(toUs), true); // queued before the host spends its credit
+    let sent = 0;
+    try {
+      for (; sent < 20; sent++) b.drv.sendFrame(2, Uint8Array.from([0x20, 0, 0, 0, ...frame]));
+    } catch { /* stalled: its credit spent */ }
+    assert.ok(sent > 0 && sent < 20, `${sent} frames sent before the stall`);
+    b.drv.processPackets(); // the frame queued earlier, read now
+    assert.deepEqual(b.drv.ethernet, [toUs]);
+    b.drv.sendFrame(2, Uint8Array.from([0x20, 0, 0, 0, ...frame])); // throws when its credit was the one of the queueing
+  });
+
   it('drops the link when the access point goes away', () => {
     const b = board('28:cd:c1:00:00:01', null);
     up(b);

@@ -13,6 +13,11 @@ const buildDir = process.env.DEVICE_BUILD_DIR || (process.env.MODDABLE ? path.jo
 const IMAGE = process.env.PICO_IMAGE || path.join(buildDir, 'bin/pico/pico_w/release/brainstem-rest/xs_pico.uf2');
 const BOOTROM = process.env.PICO_BOOTROM || path.join(process.env.PICO_ROOT || path.join(os.homedir(), 'pico'), 'rp2040js/demo/bootrom.ts');
 
+/** The image the tests run (PICO_IMAGE, or the build folder's). */
+export function imagePath(): string {
+  return IMAGE;
+}
+
 /** Why the board cannot run here, in one line; undefined when it can. */
 export function missing(): string | undefined {
   if (!buildDir && !process.env.PICO_IMAGE) return 'no Pico W image (PICO_IMAGE, or DEVICE_BUILD_DIR/MODDABLE)';

@@ -1,12 +1,10 @@
 // One accepted TCP socket (ECMA-419 embedded:io/socket/tcp) as the Transport of a Connection.
-// Reads go into one buffer the server allocates and shares with every connection (not module-level: this
-// module is preloaded, and its data is frozen in flash); the request parser copies what it keeps.
-// Writes honour the socket's writable count: the rest waits in a queue drained by onWritable; while
-// that queue is over QUEUE_MAX the socket is not read, which bounds it. close() waits for the queue to
-// drain so a last answer is not cut off, but no longer than LINGER_MS: a peer that never reads must not
-// keep one of the few connection slots. A peer that half-closes after its request still gets the answer
-// where the socket takes writes after the peer's FIN; where it does not (lwIP: not ready from the FIN
-// on, modules/io/socket/lwip/tcp.c), the write that fails ends the connection at once.
+// Reads go into one buffer the server shares with every connection (this module is preloaded, frozen in
+// flash); the request parser copies what it keeps. Writes honour the socket's writable count: the rest
+// waits in a queue drained by onWritable, not read past QUEUE_MAX. close() waits for the queue to drain
+// so a last answer is not cut off, while the peer takes bytes at least every LINGER_MS: a peer that
+// never reads must not keep one of the few connection slots. A peer that half-closes after its request
+// still gets the answer where the socket takes writes after its FIN (lwIP does not: the write fails).
 // On a board whose lwIP heap is small (the Pico W) the server's SendTurns pace the writes, and a
 // connection keeps its send turn after the close while lwIP may still hold its bytes (HELD):
 // src/device/send-turns.ts says how and why.
@@ -40,6 +38,8 @@ const WRITE_FAILED = 8;
 const DRAIN_SET = 16;
 /** DONE for the server, the socket and its send turn kept while lwIP holds its bytes (paced). */
 const HELD = 32;
+/** The peer took bytes (onWritable) since the linger timer was set: it is reading, only slowly. */
+const TOOK = 64;
 
 export class DeviceTransport implements Transport {
   private readonly tcp: TCP;
@@ -83,12 +83,9 @@ export class DeviceTransport implements Transport {
     else this.lingerFor(LINGER_MS);
   }
 
-  /**
-   * Close once the peer has had `ms` to take the last answer (lingered() below); an answer still
-   * waiting for a send turn (paced) waits on. The timer's function is one module-level function for
-   * every transport: the timer carries its transport.
-   */
+  /** lingered() in `ms`: one module-level function for every transport's timer, which carries its transport. */
   private lingerFor(ms: number): void {
+    this.flags &= ~TOOK;
     const timer = Timer.set(onLinger, ms) as OwnedTimer;
     timer.owner = this;
     this.linger = timer;
@@ -99,7 +96,8 @@ export class DeviceTransport implements Transport {
     const turns = this.events.turns;
     this.linger = undefined;
     if (this.flags & HELD) this.release();
-    else if (turns && turns.isWaiting(this)) this.lingerFor(LINGER_MS);
+    // A peer that took bytes meanwhile (or an answer waiting for its send turn) is not one that never reads.
+    else if (this.flags & TOOK || (turns && turns.isWaiting(this))) this.lingerFor(LINGER_MS);
     else this.finish(HELD_MAX_MS);
   }
 
@@ -203,6 +201,7 @@ export class DeviceTransport implements Transport {
       return;
     }
     this.writable = count;
+    this.flags |= TOOK;
     if (turns) {
       if (count > turns.capacity) turns.capacity = count;
       if (count >= turns.capacity) turns.give(this); // the whole send buffer is free: all acknowledged

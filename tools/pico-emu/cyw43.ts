@@ -94,7 +94,14 @@ export class Cyw43 implements WlanPort {
   readFrame(len: number): Uint8Array {
     const out = new Uint8Array(len);
     const frame = this.rx.shift();
-    if (frame) out.set(frame.subarray(0, len));
+    if (frame) {
+      // The credit is the chip's when the frame crosses the bus, not when it was queued: a host that sent
+      // since then would otherwise read a spent credit, stall, and drop the data frames it reads meanwhile
+      // (cyw43_ll.c cyw43_sdpcm_send_common: "Don't process it").
+      this.granted = this.hostSequence + 1 + CREDIT_WINDOW;
+      sdpcm.setCredit(frame, this.granted);
+      out.set(frame.subarray(0, len));
+    }
     return out;
   }
 

@@ -12,6 +12,11 @@
 //        [--anchor]                    with --figures: the image is tools/pico-anchor's (make pico-anchor)
 //        [--hang-at S]                 the main loop stops at S emulated seconds (the watchdog restarts it)
 //        [--fault-at S]                the core takes a hard fault at S emulated seconds
+//        [--uf2-at S:FILE]             at S emulated seconds, a UF2 download of FILE as the boot ROM makes
+//                                      it: the image written to flash, then the chip restarted through the
+//                                      watchdog with scratch 4 cleared (pico-bootrom-rp2040 virtual_disk.c
+//                                      _write_uf2_page_complete: safe_reboot(0, SRAM_END, 1000); runtime.c
+//                                      watchdog_reboot). The saved settings in flash stay.
 //        [--no-debugger]               a panic's BKPT locks the core up, and the watchdog restarts it
 //        [--timer-ms MS]               the RP2040's 64-bit microsecond timer reads MS ms at reset (a board up
 //                                      for days: 4294907296 is a minute before the 32-bit millisecond wrap)
@@ -23,6 +28,7 @@
 // rp2040js is found by require() (so NODE_PATH works); the RP2040 B1 boot ROM is read from a file:
 // rp2040js's demo/bootrom.ts (hex words) or a raw 16 KiB image.
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { runLockstep } from './lockstep.mjs';
@@ -42,7 +48,7 @@ const { values: opt } = parseArgs({
     'ap-away': { type: 'string' }, 'memory-every': { type: 'string' }, figures: { type: 'boolean', default: false },
     anchor: { type: 'boolean', default: false },
     'hang-at': { type: 'string' }, 'no-debugger': { type: 'boolean', default: false },
-    'timer-ms': { type: 'string' }, 'fault-at': { type: 'string' },
+    'timer-ms': { type: 'string' }, 'fault-at': { type: 'string' }, 'uf2-at': { type: 'string' },
   },
 });
 
@@ -215,6 +221,19 @@ if (opt['fault-at']) {
   sim.clock.createAlarm(() => {
     console.log(`${stamp()} pico-emu: the core takes a hard fault`);
     mcu.core.exceptionEntry(3); // HardFault, as an access the chip refuses would raise
+  }).schedule(at * 1e9);
+}
+if (opt['uf2-at']) {
+  const at = Number(opt['uf2-at'].split(':')[0]);
+  const file = opt['uf2-at'].slice(opt['uf2-at'].indexOf(':') + 1);
+  if (!(at >= 0) || !fs.existsSync(file)) fail(`--uf2-at wants S:FILE (emulated seconds, a UF2), not ${opt['uf2-at']}`);
+  sim.clock.createAlarm(() => {
+    console.log(`${stamp()} pico-emu: a UF2 download of ${path.basename(file)}: the boot ROM writes it and restarts the chip through the watchdog`);
+    loadUf2(mcu, file);
+    const dog = watchdogOf(mcu);
+    dog.scratchData[4] = 0; // watchdog_reboot(0, …): a standard boot, no magic
+    dog.reason = 1; // TIMER: the boot ROM's watchdog counts its 1,000 ms down
+    dog.onWatchdogTrigger();
   }).schedule(at * 1e9);
 }
 // What rp2040js cannot execute (an unaligned word access, which is a hard fault on the chip) throws out

@@ -73,6 +73,11 @@ export function buildFrame(channel: number, sequence: number, credit: number, he
   return out;
 }
 
+/** The bus data credit of a frame built by buildFrame, set again. */
+export function setCredit(frame: Uint8Array, credit: number): void {
+  frame[9] = credit & 0xff;
+}
+
 export function ioctlResponseBody(req: IoctlRequest, payload: Uint8Array, status = 0): Uint8Array {
   const body = new Uint8Array(IOCTL_HEADER_LEN + payload.length);
   putLe32(body, 0, req.cmd);
