@@ -200,8 +200,8 @@ export class DeviceTransport implements Transport {
       if (this.flags & HELD && count >= turns!.capacity) this.release(); // lwIP has let the last bytes go
       return;
     }
+    if (this.flags & UNSENT && count > this.writable) this.flags |= TOOK; // room back: the peer took bytes
     this.writable = count;
-    this.flags |= TOOK;
     if (turns) {
       if (count > turns.capacity) turns.capacity = count;
       if (count >= turns.capacity) turns.give(this); // the whole send buffer is free: all acknowledged
