@@ -37,19 +37,38 @@
 err_t tcp_process_refused_data(struct tcp_pcb *pcb);	/* lwIP's lwip/priv/tcp_priv.h */
 
 static void guardedClose(struct tcp_pcb **slot);
+
+/* The chip's own write (lwip-locked.h's on the Pico W, modLwipSafe.h's on the ESP32), taken before the
+   SDK's file sees tcp_write_safe as guardedWrite below. */
+static err_t chipWrite(struct tcp_pcb *pcb, const void *data, u16_t length, u8_t flags)
+{
+	return tcp_write_safe(pcb, data, length, flags);
+}
+
+/* The SDK's write (tcp.c:402), where lwIP's heap refusing the segment (ERR_MEM) throws "would block"
+   out of xs_tcp_write and leaves the socket whole; any other refusal fails the socket as before. The
+   write has returned, and any lock it took is released, before the throw. */
+static err_t guardedWrite(xsMachine *the, struct tcp_pcb *pcb, const void *data, u16_t length, u8_t flags)
+{
+	err_t err = chipWrite(pcb, data, length, flags);
+	if (ERR_MEM == err)
+		xsUnknownError("would block");
+	return err;
+}
 static void guardedSetErr(struct tcp_pcb *pcb, tcp_err_fn fn);
 static void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn);
 
 #undef tcp_close_safe
+#undef tcp_write_safe
 #undef tcp_err
 #undef tcp_accept
 #define tcp_close_safe(pcb) guardedClose(&(pcb))
+#define tcp_write_safe(pcb, data, length, flags) guardedWrite(the, pcb, data, length, flags)
 #define tcp_err(pcb, fn) guardedSetErr(pcb, fn)
 #define tcp_accept(pcb, fn) guardedSetAccept(pcb, fn)
 #define xs_listener_read sdk_xs_listener_read
 #define xs_tcp_get_remoteAddress sdk_xs_tcp_get_remoteAddress
 #define xs_tcp_get_remotePort sdk_xs_tcp_get_remotePort
-#define xs_tcp_write sdk_xs_tcp_write
 
 /* The SDK's file, found from modules/network/socket/lwip, a directory the build's include path has. */
 #include "../../../io/socket/lwip/tcp.c"
@@ -59,7 +78,6 @@ static void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn);
 #undef xs_listener_read
 #undef xs_tcp_get_remoteAddress
 #undef xs_tcp_get_remotePort
-#undef xs_tcp_write
 
 /* The close, where lwIP runs: the pcb is read there (an error callback may have just cleared it), its
    callbacks are dropped (they name a record about to be freed), then lwIP's own close. */
@@ -216,38 +234,3 @@ void xs_tcp_get_remotePort(xsMachine *the)
 		sdk_xs_tcp_get_remotePort(the);
 }
 
-/* The SDK's write (tcp.c:378-411), but a write lwIP's heap refuses (ERR_MEM) throws "would block" and
-   leaves the socket whole; any other refusal fails the socket as the SDK's does. */
-void xs_tcp_write(xsMachine *the)
-{
-	TCP tcp = xsmcGetHostDataValidate(xsThis, (void *)&xsTCPHooks);
-	xsUnsignedValue needed;
-	void *buffer;
-	uint8_t value;
-	err_t err;
-
-	if (!tcp->ready)
-		xsUnknownError("not ready");
-	if (tcp->error || !tcp->skt)
-		return;
-	if (kIOFormatBuffer == tcp->format)
-		xsmcGetBufferReadable(xsArg(0), &buffer, &needed);
-	else {
-		needed = 1;
-		value = (uint8_t)xsmcToInteger(xsArg(0));
-		buffer = &value;
-	}
-	if (needed > tcp_sndbuf(tcp->skt))
-		xsUnknownError("would block");
-	err = tcp_write_safe(tcp->skt, buffer, needed, TCP_WRITE_FLAG_COPY | TCP_WRITE_FLAG_MORE);
-	if (ERR_MEM == err)
-		xsUnknownError("would block");
-	if (ERR_OK != err) {
-		xsTrace("tcp write failed\n");
-		tcpTrigger(tcp, kTCPError);
-		return;
-	}
-	tcpTrigger(tcp, kTCPOutput);
-	modInstrumentationAdjust(NetworkBytesWritten, needed);
-	xsmcSetInteger(xsResult, tcp_sndbuf(tcp->skt));
-}

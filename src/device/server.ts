@@ -13,7 +13,8 @@ import Timer from 'timer';
 import type { Connection, RequestHandler } from '../http/connection';
 import { ServerCore, TICK_MS, type TickWatcher } from '../http/server-core';
 import { WrapSafeTicks } from './ticks';
-import { DeviceTransport, READ_CHUNK, type TransportEvents } from './transport';
+import { DeviceTransport, READ_CHUNK } from './transport';
+import type { TransportEvents } from './transport-owners';
 import { SendTurns } from './send-turns';
 import type { TextCodec } from '../../util/text';
 

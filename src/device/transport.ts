@@ -14,8 +14,6 @@ import Timer from 'timer';
 import type { Transport } from '../http/connection';
 import { discardUnread } from './unread';
 import { onError, onLinger, onReadable, onWritable, type OwnedTCP, type OwnedTimer, type TransportEvents } from './transport-owners';
-
-export type { TransportEvents };
 import { dropFront, frontBytes } from './write-queue';
 
 /** One TCP segment's worth: reads larger than this are taken in several steps. */

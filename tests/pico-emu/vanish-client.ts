@@ -1,5 +1,5 @@
 // A client that vanishes mid-answer, run in the board's namespace (tests/pico-emu-vanish.test.ts): it
-// asks for the console page and, with its first bytes in, is dropped from the link both ways
+// asks for the OpenAPI document (the longest answer) and, with its first bytes in, is dropped from the link both ways
 // (PICO_EMU_CUT_FILE: a phone that left the Wi-Fi acknowledges nothing and sends no reset). Once 40 s
 // of emulated time have passed (its connection timed out and closed on the board), four clients fetch
 // the page, the OpenAPI document, the description and /metrics at once, twice. Prints what it saw; the
@@ -17,7 +17,7 @@ function vanish(): Promise<number> {
   return new Promise((resolve) => {
     const socket = net.connect(80, BOARD);
     let bytes = 0;
-    socket.on('connect', () => socket.write(`GET / HTTP/1.1\r\nHost: ${BOARD}\r\nAccept-Encoding: gzip\r\n\r\n`));
+    socket.on('connect', () => socket.write(`GET /api/v1/openapi.json HTTP/1.1\r\nHost: ${BOARD}\r\nAccept-Encoding: gzip\r\n\r\n`));
     socket.on('data', (d: Buffer) => {
       if (!bytes) {
         fs.writeFileSync(process.env.PICO_EMU_CUT_FILE ?? '', String(socket.localPort));
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const out: { served: boolean; vanishedAfter?: number; four: Fetched[][]; afterFour?: number } = { served: await waitServing(300), four: [] };
   if (out.served) {
     out.vanishedAfter = await vanish();
-    say(`a client vanished after ${out.vanishedAfter} bytes of the page`);
+    say(`a client vanished after ${out.vanishedAfter} bytes of the OpenAPI document`);
     const closed = await waitLog(/pico-emu: 40 s since the link dropped/, WAIT_S);
     for (let round = 0; closed && round < 2; round++) {
       out.four.push(await Promise.all(PATHS.map((p) => fetchOne(p))));
