@@ -4,7 +4,8 @@
 // live heap slots of the booted module, Api and listening server, those that 4 idle keep-alive
 // connections add to it, and the computrons of
 // 4 clients fetching a 7,000-byte document at once, written as far as each socket reports (ESP32)
-// and paced through the Pico W's lwIP heap (one segment per socket, two sockets at once). The fake
+// and paced through the Pico W's lwIP heap (one segment per socket, two sockets at once), and of one GET
+// and one PUT of a value on a connection of their own. The fake
 // network's own work (its clients, timers, heap model) is inside the figure, the same for every build.
 //   node tools/bench-xs-device.mjs [--samples N]     (run `make build` first)
 
@@ -45,5 +46,19 @@ for (const [name, paced] of [['as the socket reports (ESP32)', 0], ['paced, Pico
   }
   console.log(`${name}: booted ${median(boot)} slots; 4 idle connections ${median(slots)} slots; 4 x 7,000-byte fetch ${median(compute)} computrons ` +
     `(${reply.bytes} bytes received, ${reply.failures} writes lost)`);
+}
+// One GET and one PUT of a value, each on a connection of its own with `Connection: close` (as the Pico W
+// figures ask), paced: the computrons of the device's whole path, the fake network's work included.
+for (const [name, cmd] of [['GET /api/v1/device/system/0/serialnumber', 0x47], ['PUT /api/v1/device/system/0/hbinterval', 0x55]]) {
+  await command([0x5a]);
+  await command([0x42, 1]);
+  const compute = [];
+  let reply;
+  for (let s = 0; s < SAMPLES; s++) {
+    const r = await command([cmd]);
+    compute.push(r.meter.compute);
+    reply = r.reply;
+  }
+  console.log(`${name}, a connection of its own: ${median(compute)} computrons (status ${reply.status}, ${reply.bytes} bytes received)`);
 }
 await worker.close();

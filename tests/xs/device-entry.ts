@@ -11,7 +11,10 @@
 //             so each 503 waits in its socket's transport (what a refused socket holds until it drains)
 //   'Y'       the refused clients read: `refused` in the answer lists the status each received
 //   'M'       one client connects, fetches /metrics to its last byte and closes (what a scrape costs)
-//   (always)  answers JSON {bytes, failures}: answer bytes received by the clients, writes lost
+//   'G'       one client connects, GETs /api/v1/device/system/0/serialnumber with `Connection: close`
+//             and reads the answer (what one GET of one value costs, as the Pico W figures ask it)
+//   'U'       the same with a PUT of /api/v1/device/system/0/hbinterval
+//   (always)  answers JSON {status, bytes, failures}: the first client's status, answer bytes received by the clients, writes lost
 
 import { net } from '../fakes/net';
 import { LwipHeap, PICO_SND_BUF } from '../fakes/lwip-heap';
@@ -39,6 +42,8 @@ let clients: FakeClient[] = [];
 let refused: FakeClient[] = [];
 let heap: LwipHeap | null = null;
 const HOST = ' HTTP/1.1\r\nHost: 192.168.1.50\r\nAccept-Encoding: gzip\r\n\r\n';
+/** The head of Node's http.request with `agent: false`, as the Pico W figures ask (without its end). */
+const ONCE = ' HTTP/1.1\r\nAccept-Encoding: gzip\r\nHost: 192.168.1.50\r\nConnection: close\r\n';
 
 function drop(): void {
   clients = [];
@@ -102,11 +107,19 @@ function scrape(): void {
   net.advance(2000);
 }
 
+function once(head: string): void {
+  const c = net.connect(8080, PICO_SND_BUF);
+  c.send(head);
+  clients = [c];
+  net.advance(50);
+}
+
 function report(): string {
   let bytes = 0;
+  const status = clients.length ? clients[0].received.slice(9, 12) : '';
   for (let i = 0; i < clients.length; i++) { bytes += clients[i].received.length; clients[i].received = ''; }
   const statuses = refused.map((c) => c.received.slice(9, 12)).join(',');
-  return JSON.stringify({ bytes, failures: heap ? heap.failures : 0, server: server !== null, refused: statuses });
+  return JSON.stringify({ status, bytes, failures: heap ? heap.failures : 0, server: server !== null, refused: statuses });
 }
 
 function latin1(text: string): Uint8Array {
@@ -124,6 +137,8 @@ function latin1(text: string): Uint8Array {
   if (m[0] === 0x50) holdPartial(); // 'P'
   if (m[0] === 0x58) refuseMore(); // 'X'
   if (m[0] === 0x4d) scrape(); // 'M'
+  if (m[0] === 0x47) once('GET /api/v1/device/system/0/serialnumber' + ONCE + '\r\n'); // 'G'
+  if (m[0] === 0x55) once('PUT /api/v1/device/system/0/hbinterval' + ONCE + 'Content-Type: application/json\r\nContent-Length: 13\r\n\r\n{"value": 20}'); // 'U'
   if (m[0] === 0x59) { for (const c of refused) c.setReading(true); net.advance(100); } // 'Y'
   return latin1(report()).buffer as ArrayBuffer;
 };

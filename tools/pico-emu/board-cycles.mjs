@@ -20,8 +20,12 @@ const TIMELINE = ['listenerDeliver', 'tcpDeliver', 'xs_listener_read', 'xs_tcp_r
 const TIMELINE_MAX = 400;
 
 export class CycleProfile {
-  /** `count`: names of functions whose entries are counted (PICO_EMU_COUNT), in `entries`. */
-  constructor(sim, elf, count = []) {
+  /**
+   * `count`: names of functions whose entries are counted (PICO_EMU_COUNT), in `entries`; `callers`:
+   * names of functions whose cycles are also told by the function that called them (PICO_EMU_CALLERS;
+   * the caller is the one the link register names at the entry, so a leaf's callers are exact).
+   */
+  constructor(sim, elf, count = [], callers = []) {
     this.sim = sim;
     this.fns = namedFunctions(elf);
     this.other = this.fns.length; // cycles outside every named function
@@ -39,6 +43,10 @@ export class CycleProfile {
     const turnPc = this.fns.find(([, , name]) => name === TURN_START)?.[0];
     const marked = new Map(this.fns.filter(([, , name]) => TIMELINE.includes(name)).map(([start, , name]) => [start, name]));
     this.timeline = [];
+    // fn index -> the caller's fn index at its last entry; fn index -> Map(caller index -> cycles)
+    const told = new Map(this.fns.map(([start], i) => [start, i]).filter(([, i]) => callers.includes(this.fns[i][2])));
+    this.callerOf = new Int32Array(this.other + 1).fill(this.other);
+    this.byCaller = new Map([...told.values()].map((i) => [i, new Map()]));
     this.work = 0;
     this.idleTurn = null; // mean cycles of an idle turn, once learnt
     this.turns = null; // while learning: each turn's cycles
@@ -47,6 +55,7 @@ export class CycleProfile {
     const execute = core.executeInstruction.bind(core);
     core.executeInstruction = () => {
       const pc = core.PC;
+      if (told.size && told.has(pc)) this.callerOf[told.get(pc)] = this.fnAt((core.LR & ~1) >>> 0);
       if (starts.size && starts.has(pc)) this.entries.set(starts.get(pc), this.entries.get(starts.get(pc)) + 1);
       if (pc === turnPc) {
         const turn = core.cycles - turnAt;
@@ -66,7 +75,12 @@ export class CycleProfile {
         for (const l of backtrace(sim.rp2040, elf)) console.log(l);
         throw e;
       }
-      if (this.recording) this.pending[this.fnAt(pc)] += cycles;
+      if (this.recording) {
+        const fn = this.fnAt(pc);
+        this.pending[fn] += cycles;
+        const by = this.byCaller.size ? this.byCaller.get(fn) : undefined;
+        if (by) by.set(this.callerOf[fn], (by.get(this.callerOf[fn]) ?? 0) + cycles);
+      }
       return cycles;
     };
   }
@@ -84,6 +98,7 @@ export class CycleProfile {
 
   /** Start recording cycles by function (anything recorded and not kept is dropped). */
   begin() {
+    for (const by of this.byCaller.values()) by.clear();
     this.pending.fill(0);
     this.kept.fill(0);
     this.timeline = [];
@@ -102,6 +117,12 @@ export class CycleProfile {
     const out = [];
     this.kept.forEach((c, i) => { if (c) out.push([this.fns[i]?.[2] ?? '(outside the ELF\'s functions)', this.fns[i]?.[3] ?? 'other', c]); });
     return out.sort((a, b) => b[2] - a[2]);
+  }
+
+  /** The cycles of each PICO_EMU_CALLERS function since begin(), by caller: [name, [[caller, cycles]]][]. */
+  callers() {
+    const name = (i) => this.fns[i]?.[2] ?? '(outside the ELF\'s functions)';
+    return [...this.byCaller].map(([fn, by]) => [name(fn), [...by].sort((a, b) => b[1] - a[1]).map(([c, cycles]) => [name(c), cycles])]);
   }
 
   /** Learn the idle board: its turns and where its cycles go, until finishLearning(). */

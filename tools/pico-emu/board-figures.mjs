@@ -5,6 +5,7 @@
 // collection by XS shows as its slot count falling, and the count right after it is the live set.
 // run.mjs --memory-every S prints one reading every S emulated seconds; SIGUSR2 prints one at once.
 // PICO_EMU_COUNT=tcp_write,tcp_recved: how many times the firmware entered those functions in the run.
+// PICO_EMU_CALLERS=memcpy,espRead8: each profiled request also tells those functions' cycles by their caller.
 import { boardSymbols, formatMemory, readBoardMemory, xsMachineOffsets } from './board-memory.mjs';
 import { BoardTraffic } from './board-traffic.mjs';
 import { CycleProfile } from './board-cycles.mjs';
@@ -56,7 +57,8 @@ export function watchBoard({ sim, mcu, chip, cdc, image, memoryEvery, figures, a
   const read = () => readBoardMemory(mcu, symbols, offsets);
   const stamp = () => `[${(sim.clock.micros / 1e6).toFixed(3)} s]`;
   const count = (process.env.PICO_EMU_COUNT || '').split(',').filter(Boolean);
-  const profile = figures || count.length ? new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count) : null;
+  const callers = (process.env.PICO_EMU_CALLERS || '').split(',').filter(Boolean);
+  const profile = figures || count.length ? new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count, callers) : null;
   const entries = () => (count.length ? `; entries: ${[...profile.entries].map(([f, k]) => `${f} ${k}`).join(', ')}` : '');
   if (process.env.PICO_EMU_PCB_WATCH) watchPcbs(sim, image.replace(/\.uf2$/, '.elf'), stamp);
   process.on('SIGUSR2', () => console.log(`${stamp()} memory: ${formatMemory(read())}${entries()}`));

@@ -53,6 +53,8 @@ const PARTS = [
   ['Moddable main loop (xsHost, timers)', (o) => /\/lib\/xs(Host|Platform)\.c\.o$|\/(brainstem-rest|pico-anchor)\/(xsmain|modTimer|timer|main)\.c\.o$/.test(o)],
   ['Wi-Fi driver (cyw43, gSPI, PIO)', (o) => /\/(cyw43_[a-z_]+|async_context_[a-z_]+|pio|dma)\.c\.o$/.test(o)],
   ['lwIP', (o) => /\/lib\/(tcp|tcp_in|tcp_out|ip4|ip4_addr|ip4_frag|ip|pbuf|mem|memp|etharp|ethernet|udp|igmp|dhcp|dns|inet_chksum|netif|timeouts|sys|def|init|icmp|raw|altcp[a-z_]*|lwip_nosys|acd|autoip)\.c\.o$/.test(o)],
+  // The project's memcpy and byte reader stand in for the C library's and xsHost's: counted where those were.
+  ['C library (memcpy, malloc, 64-bit division)', (o) => /\/(mem-copy-pico|byte-read-pico)\.c\.o$/.test(o)],
   ["the project's native code", (o) => /\/(tcp-locked|mdns-socket-pico|wdt-pico|floor)\.c\.o$/.test(o)],
   ['Moddable modules (sockets, net, io)', (o) => /\/brainstem-rest\/|\/pico-anchor\//.test(o)],
   ['USB console (TinyUSB)', (o) => /\/(tusb[a-z_]*|usbd[a-z_]*|dcd_rp2040|rp2040_usb[a-z_]*|cdc_device|stdio_usb[a-z_]*|vendor_device)\.c\.o$/.test(o)],

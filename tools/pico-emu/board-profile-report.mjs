@@ -60,11 +60,12 @@ export function partsTable(profiles) {
   ];
 }
 
-/** The functions that took the most cycles of one profiled request. */
-export function topFunctions(label, fns, count = 15) {
+/** The functions that took the most cycles of one profiled request, and the callers of those PICO_EMU_CALLERS names. */
+export function topFunctions(label, fns, count = 15, callers = []) {
   const total = fns.reduce((a, f) => a + f[2], 0);
   return [
     `${label}: ${n(total)} cycles; the ${count} functions that took most:`,
     ...fns.slice(0, count).map(([name, part, c]) => `  ${n(c).padStart(11)}  ${(100 * c / total).toFixed(1).padStart(5)} %  ${name} (${part})`),
+    ...callers.flatMap(([name, by]) => [`  ${name}, by caller:`, ...by.slice(0, 8).map(([caller, c]) => `  ${n(c).padStart(15)}  ${caller}`)]),
   ];
 }

@@ -57,8 +57,9 @@ export async function profiled({ traffic, profile }, req) {
   const a = await ask(req);
   traffic.onSyn = traffic.onAnswer = traffic.onFrame = null;
   const timeline = profile.timeline;
+  const callers = profile.callers();
   const fns = profile.end();
-  return { ...timed(traffic, a), fns, timeline };
+  return { ...timed(traffic, a), fns, timeline, callers };
 }
 
 /** `count` requests one after another. */

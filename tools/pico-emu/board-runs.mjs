@@ -42,7 +42,7 @@ function profileLines(profiles) {
   return [
     ...partsTable(profiles.map(([label, p]) => [label, p.fns])),
     '',
-    ...profiles.flatMap(([label, p]) => [...topFunctions(`${label} (${n(p.bytes ?? 0)} B, ${p.ms?.toFixed(1)} ms)`, p.fns), '']),
+    ...profiles.flatMap(([label, p]) => [...topFunctions(`${label} (${n(p.bytes ?? 0)} B, ${p.ms?.toFixed(1)} ms)`, p.fns, 15, p.callers), '']),
     ...(process.env.PICO_EMU_TIMELINES ? profiles : profiles.slice(0, 1)).flatMap(([label, p]) => timelineLines(label, p)),
   ];
 }
