@@ -1,7 +1,7 @@
 // Value codecs: every accepted form and every edge of docs/api.md §Requests and value forms and §Answers.
 import { strict as assert } from 'node:assert';
 import { decodeValue as decode, decodeInt, intType } from '../src/api/values/value-decode';
-import { formatValue as format } from '../src/api/values/value-format';
+import { formatValue as format, intText } from '../src/api/values/value-format';
 import { standardTextCodec } from '../util/text';
 import { ApiError } from '../hal/kit/errors';
 import { routeForms, type Route } from '../src/api/route/routes';
@@ -159,6 +159,17 @@ describe('value formatting (GET)', () => {
     assert.deepEqual(f(i32, 5000000), { value: 5000000, rawValue: 5000000 });
     assert.deepEqual(f(u32, 4294967295), { value: 4294967295, rawValue: 4294967295 });
     assert.deepEqual(f(u8, 200), { value: 200, rawValue: 200 });
+    assert.equal(formatValue(u32, 0xc1000001), '{"value":3238002689,"rawValue":3238002689}');
+  });
+
+  it('writes every integer of -2^31 to 2^32 - 1 as JavaScript does (integers only, past 2^31 too)', () => {
+    const edges = [-2147483648, -1, 0, 9, 10, 2147483647, 2147483648, 2147483649, 2147483650, 2999999999, 3000000000, 4294967290, 4294967295];
+    for (const v of edges) assert.equal(intText(v), String(v));
+    for (let i = 0; i < 20000; i++) {
+      const v = Math.floor(Math.random() * 0x100000000);
+      assert.equal(intText(v), String(v));
+      assert.equal(intText(v | 0), String(v | 0));
+    }
   });
 
   it('bool, ilist, str (ipv4, mac, text, hex, names)', () => {

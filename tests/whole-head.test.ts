@@ -1,8 +1,9 @@
 // The parser's fast path for a head that arrives whole (src/http/whole-head.ts) must give exactly what
 // the byte-by-byte path gives: the same result, bytes used, request fields, framing and error status,
 // for the smuggling corpus, hand-picked heads and generated ones. A parser made with a null codec
-// keeps every head on the byte path; the engine's codec finds the head's end in bytes and decodes it,
-// the simulator's (host-sim/server.ts) finds it in Latin-1 text: both must agree with the byte path.
+// keeps every head on the byte path; the engine's codec decodes the read as UTF-8, the simulator's
+// (host-sim/server.ts) as Latin-1, and the pattern finds the head's end in that text: both must agree
+// with the byte path, whatever bytes follow the head (UTF-8 whole or cut, bytes no UTF-8 has).
 
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
@@ -53,6 +54,12 @@ const HEADS = [
   `GET / HTTP/1.1\r\nHost: h\r\n${'X: y\r\n'.repeat(33)}\r\n`,
   `GET / HTTP/1.1\r\nHost: h\r\nX: ${'x'.repeat(4100)}\r\n\r\n`,
   'GET /x HTTP/1.1\r\nHost: h\r\n\r\nGET /y HTTP/1.1\r\nHost: h\r\n\r\n',
+  'PUT /x HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\n\r\n\xc3\xa9\xc3\xa9',
+  'PUT /x HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\n\xff\xfe\x80',
+  'PUT /x HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\n\xe2\x82',
+  'GET /x HTTP/1.1\r\nHost: h\r\nX: \xc3\xa9\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: h\r\n\xc3\xa9',
+  `PUT /x HTTP/1.1\r\nHost: h\r\nContent-Length: 9000\r\n\r\n${'\xe2\x82\xac'.repeat(3000)}`,
 ];
 
 describe('the whole-head fast path agrees with the byte path', () => {

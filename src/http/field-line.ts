@@ -83,7 +83,8 @@ export function takeField(name: string, value: string, out: HeadFields, framing:
       return 0;
     }
     case 'connection':
-      if (patterns().close.test(value)) framing.connectionClose = true;
+      // `close` alone (what most clients send) needs no pattern.
+      if (value === 'close' || patterns().close.test(value)) framing.connectionClose = true;
       return 0;
     case 'expect':
       if (value.length === 12 && value.toLowerCase() === '100-continue') framing.expectContinue = true;

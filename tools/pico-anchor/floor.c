@@ -1,9 +1,13 @@
 /*
  * The floor of make pico-emu-figures: the anchor's answers (main.js) from lwIP's raw API alone, with no
  * JavaScript on the way. A connection reads the request head (and a body as long as its Content-Length),
- * writes the head and body as fast as lwIP's send buffer takes them (more from the sent callback), and
- * closes once all is queued, as the SDK's http Server closes after its answer. lwIP calls its callbacks
- * with its lock held, in the cyw43 arch's background interrupt; the start takes the lock itself. The
+ * writes the head and body as fast as lwIP takes them, and closes once all is queued, as the SDK's http
+ * Server closes after its answer. lwIP refuses a write (ERR_MEM) when its small heap or its pbuf and
+ * segment pools are taken by other connections' unacknowledged bytes (four clients at once do that):
+ * every answer not yet wholly queued is tried again whenever the bytes of a connection still being
+ * answered are acknowledged, and from lwIP's poll (every 0.5 s) otherwise (a connection is let go once
+ * its answer is queued, so the acknowledgements of a short answer wake nobody). lwIP calls its callbacks with its
+ * lock held, in the cyw43 arch's background interrupt; the start takes the lock itself. The
  * connections are a static pool: no malloc in that interrupt (newlib's malloc lock is empty there).
  */
 
@@ -21,10 +25,13 @@
 
 typedef struct {
 	uint8_t used;
-	uint16_t got;
 	uint8_t answering;
+	uint16_t got;
+	uint16_t headBytes;	// head still to queue (lwIP copies it)
 	uint32_t left;		// body bytes still to queue
 	const char *body;	// NULL: PIECE repeated
+	struct tcp_pcb *pcb;
+	char head[160];
 	char request[kRequestBytes];
 } Conn;
 
@@ -39,13 +46,19 @@ static void finish(struct tcp_pcb *pcb, Conn *c)
 	tcp_recv(pcb, NULL);
 	tcp_sent(pcb, NULL);
 	tcp_err(pcb, NULL);
+	tcp_poll(pcb, NULL, 0);
 	c->used = 0;
 	if (ERR_OK != tcp_close(pcb))
 		tcp_abort(pcb);
 }
 
+// Queue what lwIP takes of the head, then of the body; close once all is queued.
 static void pump(struct tcp_pcb *pcb, Conn *c)
 {
+	if (c->headBytes) {
+		if (ERR_OK != tcp_write(pcb, c->head, c->headBytes, TCP_WRITE_FLAG_COPY)) return; // tried again later
+		c->headBytes = 0;
+	}
 	while (c->left) {
 		uint16_t room = tcp_sndbuf(pcb);
 		uint32_t n = c->left < kPieceBytes ? c->left : kPieceBytes;
@@ -68,7 +81,6 @@ static int answer(struct tcp_pcb *pcb, Conn *c)
 	if (!length) length = strstr(c->request, "ontent-length:");
 	if (length && length < end && (c->got - (end + 4 - c->request)) < atoi(length + 14)) return 0;
 
-	char head[160];
 	const char *path = strchr(c->request, ' ');
 	int status = 200;
 	const char *type = "application/octet-stream";
@@ -81,10 +93,9 @@ static int answer(struct tcp_pcb *pcb, Conn *c)
 		c->left = atoi(path + 8);
 	else
 		status = 404;
-	int n = snprintf(head, sizeof(head), "HTTP/1.1 %d %s\r\nconnection: close\r\ncontent-type: %s\r\ncontent-length: %u\r\n\r\n",
+	c->headBytes = snprintf(c->head, sizeof(c->head), "HTTP/1.1 %d %s\r\nconnection: close\r\ncontent-type: %s\r\ncontent-length: %u\r\n\r\n",
 		status, 200 == status ? "OK" : "Not Found", type, (unsigned)c->left);
 	c->answering = 1;
-	tcp_write(pcb, head, n, TCP_WRITE_FLAG_COPY);
 	pump(pcb, c);
 	return 1;
 }
@@ -110,9 +121,26 @@ static err_t onRecv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
 	return ERR_OK;
 }
 
+// Every answer still being queued, this one's (if any) first: acknowledged bytes free lwIP's memory for all.
+static void pumpAll(struct tcp_pcb *pcb, Conn *c)
+{
+	if (c) pump(pcb, c);
+	for (int i = 0; i < kConnections; i++) {
+		Conn *other = &gConns[i];
+		if (other != c && other->used && other->answering) pump(other->pcb, other);
+	}
+}
+
 static err_t onSent(void *arg, struct tcp_pcb *pcb, u16_t len)
 {
-	if (arg) pump(pcb, arg);
+	pumpAll(pcb, arg);
+	return ERR_OK;
+}
+
+static err_t onPoll(void *arg, struct tcp_pcb *pcb)
+{
+	Conn *c = arg;
+	if (c && c->answering) pumpAll(pcb, c);
 	return ERR_OK;
 }
 
@@ -130,6 +158,7 @@ static err_t onAccept(void *arg, struct tcp_pcb *pcb, err_t err)
 	if (c) {
 		memset(c, 0, sizeof(*c));
 		c->used = 1;
+		c->pcb = pcb;
 	}
 	else {
 		tcp_abort(pcb);
@@ -139,6 +168,7 @@ static err_t onAccept(void *arg, struct tcp_pcb *pcb, err_t err)
 	tcp_recv(pcb, onRecv);
 	tcp_sent(pcb, onSent);
 	tcp_err(pcb, onErr);
+	tcp_poll(pcb, onPoll, 1);
 	return ERR_OK;
 }
 

@@ -12,6 +12,7 @@
 // interrupts that came in.
 import { backtrace } from './backtrace.mjs';
 import { namedFunctions } from './board-parts.mjs';
+import { jsRangesIn } from './board-js.mjs';
 
 const FLASH = 0x10000000, FLASH_SIZE = 2 << 20, SRAM = 0x20000000, SRAM_SIZE = 264 << 10;
 const TURN_START = 'modTimersExecute';
@@ -23,18 +24,14 @@ export class CycleProfile {
   /**
    * `count`: names of functions whose entries are counted (PICO_EMU_COUNT), in `entries`; `callers`:
    * names of functions whose cycles are also told by the function that called them (PICO_EMU_CALLERS;
-   * the caller is the one the link register names at the entry, so a leaf's callers are exact).
+   * the caller is the one the link register names at the entry, so a leaf's callers are exact); `js`:
+   * the image's JavaScript functions ([name, byte code][], board-js.mjs), whose cycles are told too:
+   * each cycle of thread mode (no interrupt handler running) counts to the function whose byte code
+   * was read last in the same turn of the main loop, the natives it calls included.
    */
-  constructor(sim, elf, count = [], callers = []) {
+  constructor(sim, elf, count = [], callers = [], js = []) {
     this.sim = sim;
-    this.fns = namedFunctions(elf);
-    this.other = this.fns.length; // cycles outside every named function
-    this.flashFn = new Int32Array(FLASH_SIZE >> 1).fill(this.other);
-    this.sramFn = new Int32Array(SRAM_SIZE >> 1).fill(this.other);
-    this.fns.forEach(([start, end], i) => {
-      if (start >= FLASH && end <= FLASH + FLASH_SIZE) this.flashFn.fill(i, (start - FLASH) >> 1, (end - FLASH + 1) >> 1);
-      else if (start >= SRAM && end <= SRAM + SRAM_SIZE) this.sramFn.fill(i, (start - SRAM) >> 1, (end - SRAM + 1) >> 1);
-    });
+    this.mapFunctions(elf);
     this.pending = new Float64Array(this.other + 1);
     this.kept = new Float64Array(this.other + 1);
     this.recording = false;
@@ -52,12 +49,14 @@ export class CycleProfile {
     this.turns = null; // while learning: each turn's cycles
     let turnAt = 0;
     const core = sim.rp2040.core;
+    this.watchJs(core, js);
     const execute = core.executeInstruction.bind(core);
     core.executeInstruction = () => {
       const pc = core.PC;
       if (told.size && told.has(pc)) this.callerOf[told.get(pc)] = this.fnAt((core.LR & ~1) >>> 0);
       if (starts.size && starts.has(pc)) this.entries.set(starts.get(pc), this.entries.get(starts.get(pc)) + 1);
       if (pc === turnPc) {
+        this.jsNow = 0;
         const turn = core.cycles - turnAt;
         turnAt = core.cycles;
         if (this.turns) this.turns.push(turn);
@@ -78,10 +77,41 @@ export class CycleProfile {
       if (this.recording) {
         const fn = this.fnAt(pc);
         this.pending[fn] += cycles;
+        if (this.jsAt && core.IPSR === 0) this.jsPending[this.jsNow] += cycles;
         const by = this.byCaller.size ? this.byCaller.get(fn) : undefined;
         if (by) by.set(this.callerOf[fn], (by.get(this.callerOf[fn]) ?? 0) + cycles);
       }
       return cycles;
+    };
+  }
+
+  /** The ELF's functions, and for each half-word of flash and RAM the index of the one there. */
+  mapFunctions(elf) {
+    this.fns = namedFunctions(elf);
+    this.other = this.fns.length; // cycles outside every named function
+    this.flashFn = new Int32Array(FLASH_SIZE >> 1).fill(this.other);
+    this.sramFn = new Int32Array(SRAM_SIZE >> 1).fill(this.other);
+    this.fns.forEach(([start, end], i) => {
+      if (start >= FLASH && end <= FLASH + FLASH_SIZE) this.flashFn.fill(i, (start - FLASH) >> 1, (end - FLASH + 1) >> 1);
+      else if (start >= SRAM && end <= SRAM + SRAM_SIZE) this.sramFn.fill(i, (start - SRAM) >> 1, (end - SRAM + 1) >> 1);
+    });
+  }
+
+  /** While recording, each byte the core reads of a JavaScript function's byte code names the function that runs. */
+  watchJs(core, js) {
+    this.jsFns = js;
+    this.jsAt = null; // flash offset -> 1 + index in js, found at the first recording
+    this.jsNow = 0; // 1 + index of the JavaScript function running; 0: none yet this turn
+    this.jsPending = new Float64Array(js.length + 1);
+    this.jsKept = new Float64Array(js.length + 1);
+    if (!js.length) return;
+    const read8 = core.readUint8.bind(core);
+    core.readUint8 = (address) => {
+      if (this.recording) {
+        const o = address - FLASH;
+        if (o >= 0 && o < FLASH_SIZE && this.jsAt[o]) this.jsNow = this.jsAt[o];
+      }
+      return read8(address);
     };
   }
 
@@ -98,9 +128,12 @@ export class CycleProfile {
 
   /** Start recording cycles by function (anything recorded and not kept is dropped). */
   begin() {
+    if (this.jsFns.length && !this.jsAt) this.jsAt = jsRangesIn(this.sim.rp2040.flash.subarray(0, FLASH_SIZE), this.jsFns).at;
     for (const by of this.byCaller.values()) by.clear();
     this.pending.fill(0);
     this.kept.fill(0);
+    this.jsPending.fill(0);
+    this.jsKept.fill(0);
     this.timeline = [];
     this.recording = true;
   }
@@ -109,6 +142,15 @@ export class CycleProfile {
   keep() {
     for (let i = 0; i < this.pending.length; i++) this.kept[i] += this.pending[i];
     this.pending.fill(0);
+    for (let i = 0; i < this.jsPending.length; i++) this.jsKept[i] += this.jsPending[i];
+    this.jsPending.fill(0);
+  }
+
+  /** The cycles kept by JavaScript function: [name, cycles][], most first ("(no JavaScript yet this turn)": thread mode before any byte code). */
+  jsFunctions() {
+    const out = [];
+    this.jsKept.forEach((c, i) => { if (c) out.push([i ? this.jsFns[i - 1][0] : '(no JavaScript yet this turn)', c]); });
+    return out.sort((a, b) => b[1] - a[1]);
   }
 
   /** Stop recording: the cycles kept, as [name, part, cycles][] of the functions that ran. */

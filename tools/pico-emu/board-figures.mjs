@@ -6,9 +6,11 @@
 // run.mjs --memory-every S prints one reading every S emulated seconds; SIGUSR2 prints one at once.
 // PICO_EMU_COUNT=tcp_write,tcp_recved: how many times the firmware entered those functions in the run.
 // PICO_EMU_CALLERS=memcpy,espRead8: each profiled request also tells those functions' cycles by their caller.
+import fs from 'node:fs';
 import { boardSymbols, formatMemory, readBoardMemory, xsMachineOffsets } from './board-memory.mjs';
 import { BoardTraffic } from './board-traffic.mjs';
 import { CycleProfile } from './board-cycles.mjs';
+import { jsFunctionsOf, machineSourceOf } from './board-js.mjs';
 import { watchPcbs } from './pcb-watch.mjs';
 import { measureAnchor, measureModule } from './board-runs.mjs';
 
@@ -58,7 +60,10 @@ export function watchBoard({ sim, mcu, chip, cdc, image, memoryEvery, figures, a
   const stamp = () => `[${(sim.clock.micros / 1e6).toFixed(3)} s]`;
   const count = (process.env.PICO_EMU_COUNT || '').split(',').filter(Boolean);
   const callers = (process.env.PICO_EMU_CALLERS || '').split(',').filter(Boolean);
-  const profile = figures || count.length ? new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count, callers) : null;
+  // The image's JavaScript functions, when its build folder still holds the XS linker's mc.xs.c.
+  const source = machineSourceOf(image);
+  const js = figures && fs.existsSync(source) ? jsFunctionsOf(source) : [];
+  const profile = figures || count.length ? new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count, callers, js) : null;
   const entries = () => (count.length ? `; entries: ${[...profile.entries].map(([f, k]) => `${f} ${k}`).join(', ')}` : '');
   if (process.env.PICO_EMU_PCB_WATCH) watchPcbs(sim, image.replace(/\.uf2$/, '.elf'), stamp);
   process.on('SIGUSR2', () => console.log(`${stamp()} memory: ${formatMemory(read())}${entries()}`));

@@ -60,6 +60,19 @@ export function partsTable(profiles) {
   ];
 }
 
+/**
+ * The JavaScript functions that took the most cycles of one profiled request (board-cycles.mjs: thread
+ * mode, from a function's byte code to the next function's, the natives it calls included).
+ */
+export function topJsFunctions(label, js, count = 25) {
+  if (!js?.length) return [];
+  const total = js.reduce((a, f) => a + f[1], 0);
+  return [
+    `${label}: ${n(total)} cycles of thread mode; the ${count} JavaScript functions that took most (natives they call included):`,
+    ...js.slice(0, count).map(([name, c]) => `  ${n(c).padStart(11)}  ${(100 * c / total).toFixed(1).padStart(5)} %  ${name}`),
+  ];
+}
+
 /** The functions that took the most cycles of one profiled request, and the callers of those PICO_EMU_CALLERS names. */
 export function topFunctions(label, fns, count = 15, callers = []) {
   const total = fns.reduce((a, f) => a + f[2], 0);

@@ -58,8 +58,9 @@ export async function profiled({ traffic, profile }, req) {
   traffic.onSyn = traffic.onAnswer = traffic.onFrame = null;
   const timeline = profile.timeline;
   const callers = profile.callers();
+  const js = profile.jsFunctions();
   const fns = profile.end();
-  return { ...timed(traffic, a), fns, timeline, callers };
+  return { ...timed(traffic, a), fns, timeline, callers, js };
 }
 
 /** `count` requests one after another. */

@@ -6,7 +6,7 @@
 // (for the documents' sizes) and prints the two side by side.
 import fs from 'node:fs';
 import { profiled, series, together, untilAnswered, ask } from './board-requests.mjs';
-import { compareTable, partsTable, summarize, topFunctions } from './board-profile-report.mjs';
+import { compareTable, partsTable, summarize, topFunctions, topJsFunctions } from './board-profile-report.mjs';
 
 const VALUE = '/api/v1/device/system/0/serialnumber';
 const PUT = { method: 'PUT', path: '/api/v1/device/system/0/hbinterval', body: '{"value": 20}' };
@@ -43,6 +43,7 @@ function profileLines(profiles) {
     ...partsTable(profiles.map(([label, p]) => [label, p.fns])),
     '',
     ...profiles.flatMap(([label, p]) => [...topFunctions(`${label} (${n(p.bytes ?? 0)} B, ${p.ms?.toFixed(1)} ms)`, p.fns, 15, p.callers), '']),
+    ...profiles.flatMap(([label, p]) => (p.js?.length ? [...topJsFunctions(label, p.js, Number(process.env.PICO_EMU_JS_TOP || 25)), ''] : [])),
     ...(process.env.PICO_EMU_TIMELINES ? profiles : profiles.slice(0, 1)).flatMap(([label, p]) => timelineLines(label, p)),
   ];
 }

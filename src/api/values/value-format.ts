@@ -19,6 +19,17 @@ function typedInt(v: number, type: string): number {
   return t.signed ? (v << shift) >> shift : (v >>> 0) & ((1 << t.bits) - 1);
 }
 
+/**
+ * The decimal text of an integer from -2^31 to 2^32 - 1. XS keeps an integer of 2^31 or more as a
+ * double and writes it with dtoa (soft float on the chip, thousands of cycles); cut into a quotient and
+ * a last digit, both are integers, which it writes at once. Serial numbers are such integers.
+ */
+export function intText(v: number): string {
+  if (v <= 0x7fffffff) return '' + v;
+  const q = (v / 10) | 0;
+  return '' + q + ((v - q * 10) | 0);
+}
+
 function byteList(bytes: Uint8Array): string {
   return '[' + bytes.join(',') + ']';
 }
@@ -44,7 +55,7 @@ export function formatValue(route: Route, value: HalValue, codec: TextCodec): st
   switch (route.get) {
     case 'int': {
       const v = typedInt(value as number, route.type);
-      return '{"value":' + v + ',"rawValue":' + (v >>> 0) + '}';
+      return '{"value":' + intText(v) + ',"rawValue":' + intText(v >>> 0) + '}';
     }
     case 'bool':
       return value ? '{"value":true,"rawValue":1}' : '{"value":false,"rawValue":0}';
