@@ -1,15 +1,16 @@
 // What a parsed request head says (HttpRequest's values), apart from the parser that fills it in
 // (request-parser.ts): the request line, the few header values the server acts on, and a failure.
-// The header values most requests lack (a browser's Origin, Sec-Fetch-Site, Accept-Encoding…, a
-// token) live in a second object made only when a request carries one of them: every connection
-// holds a RequestHead for its whole life, and on a module each field is a heap slot per connection.
+// The header values most requests lack (a browser's Origin, Sec-Fetch-Site, a token…) live in a
+// second object made only when a request carries one of them: every connection holds a RequestHead
+// for its whole life, and on a module each field is a heap slot per connection. Accept-Encoding is
+// not one of them: browsers, fetch, Python and Prometheus send it with every request, and a second
+// object made for each request costs more than the one slot.
 
 /** The header values a request seldom carries ('' when absent). */
 class RareFields {
   origin = '';
   secFetchSite = '';
   authorization = '';
-  acceptEncoding = '';
   ifNoneMatch = '';
   accessControlRequestMethod = '';
   contentDigest = '';
@@ -25,6 +26,7 @@ export class RequestHead {
   /** The client sent `Expect: 100-continue` and a body is still to come. */
   expectContinue = false;
   host = '';
+  acceptEncoding = '';
   // Failure, valid after FAILED.
   errorStatus = 0;
   errorMessage = '';
@@ -41,8 +43,6 @@ export class RequestHead {
   set secFetchSite(v: string) { if (v || this.rare) this.rareFields().secFetchSite = v; }
   get authorization(): string { return this.rare ? this.rare.authorization : ''; }
   set authorization(v: string) { if (v || this.rare) this.rareFields().authorization = v; }
-  get acceptEncoding(): string { return this.rare ? this.rare.acceptEncoding : ''; }
-  set acceptEncoding(v: string) { if (v || this.rare) this.rareFields().acceptEncoding = v; }
   get ifNoneMatch(): string { return this.rare ? this.rare.ifNoneMatch : ''; }
   set ifNoneMatch(v: string) { if (v || this.rare) this.rareFields().ifNoneMatch = v; }
   get accessControlRequestMethod(): string { return this.rare ? this.rare.accessControlRequestMethod : ''; }
@@ -58,6 +58,7 @@ export class RequestHead {
     this.keepAlive = true;
     this.expectContinue = false;
     this.host = '';
+    this.acceptEncoding = '';
     this.rare = null;
     this.errorStatus = 0;
     this.errorMessage = '';

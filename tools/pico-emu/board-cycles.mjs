@@ -27,9 +27,10 @@ export class CycleProfile {
    * the caller is the one the link register names at the entry, so a leaf's callers are exact); `js`:
    * the image's JavaScript functions ([name, byte code][], board-js.mjs), whose cycles are told too:
    * each cycle of thread mode (no interrupt handler running) counts to the function whose byte code
-   * was read last in the same turn of the main loop, the natives it calls included.
+   * was read last in the same turn of the main loop, the natives it calls included; `jsDetail`: names
+   * of JavaScript functions whose cycles are also told by C function (PICO_EMU_JS_DETAIL).
    */
-  constructor(sim, elf, count = [], callers = [], js = []) {
+  constructor(sim, elf, count = [], callers = [], js = [], jsDetail = []) {
     this.sim = sim;
     this.mapFunctions(elf);
     this.pending = new Float64Array(this.other + 1);
@@ -49,7 +50,7 @@ export class CycleProfile {
     this.turns = null; // while learning: each turn's cycles
     let turnAt = 0;
     const core = sim.rp2040.core;
-    this.watchJs(core, js);
+    this.watchJs(core, js, jsDetail);
     const execute = core.executeInstruction.bind(core);
     core.executeInstruction = () => {
       const pc = core.PC;
@@ -77,7 +78,11 @@ export class CycleProfile {
       if (this.recording) {
         const fn = this.fnAt(pc);
         this.pending[fn] += cycles;
-        if (this.jsAt && core.IPSR === 0) this.jsPending[this.jsNow] += cycles;
+        if (this.jsAt && core.IPSR === 0) {
+          this.jsPending[this.jsNow] += cycles;
+          const detail = this.jsDetail.get(this.jsNow);
+          if (detail) detail.set(fn, (detail.get(fn) ?? 0) + cycles);
+        }
         const by = this.byCaller.size ? this.byCaller.get(fn) : undefined;
         if (by) by.set(this.callerOf[fn], (by.get(this.callerOf[fn]) ?? 0) + cycles);
       }
@@ -98,8 +103,10 @@ export class CycleProfile {
   }
 
   /** While recording, each byte the core reads of a JavaScript function's byte code names the function that runs. */
-  watchJs(core, js) {
+  watchJs(core, js, jsDetail) {
     this.jsFns = js;
+    // 1 + index of each JavaScript function PICO_EMU_JS_DETAIL names (its name ends so) -> Map(C function index -> cycles)
+    this.jsDetail = new Map(js.flatMap(([name], i) => (jsDetail.some((d) => name.endsWith(` ${d}`)) ? [[i + 1, new Map()]] : [])));
     this.jsAt = null; // flash offset -> 1 + index in js, found at the first recording
     this.jsNow = 0; // 1 + index of the JavaScript function running; 0: none yet this turn
     this.jsPending = new Float64Array(js.length + 1);
@@ -134,6 +141,7 @@ export class CycleProfile {
     this.kept.fill(0);
     this.jsPending.fill(0);
     this.jsKept.fill(0);
+    for (const by of this.jsDetail.values()) by.clear();
     this.timeline = [];
     this.recording = true;
   }
@@ -147,6 +155,12 @@ export class CycleProfile {
   }
 
   /** The cycles kept by JavaScript function: [name, cycles][], most first ("(no JavaScript yet this turn)": thread mode before any byte code). */
+  /** For each PICO_EMU_JS_DETAIL function: [name, [[C function, cycles]]] since begin(), most first. */
+  jsDetails() {
+    const cName = (i) => this.fns[i]?.[2] ?? '(outside the ELF\'s functions)';
+    return [...this.jsDetail].map(([j, by]) => [this.jsFns[j - 1][0], [...by].sort((a, b) => b[1] - a[1]).map(([i, c]) => [cName(i), c])]);
+  }
+
   jsFunctions() {
     const out = [];
     this.jsKept.forEach((c, i) => { if (c) out.push([i ? this.jsFns[i - 1][0] : '(no JavaScript yet this turn)', c]); });

@@ -6,6 +6,7 @@
 // run.mjs --memory-every S prints one reading every S emulated seconds; SIGUSR2 prints one at once.
 // PICO_EMU_COUNT=tcp_write,tcp_recved: how many times the firmware entered those functions in the run.
 // PICO_EMU_CALLERS=memcpy,espRead8: each profiled request also tells those functions' cycles by their caller.
+// PICO_EMU_JS_DETAIL=takeWholeHead,drain: each profiled request also tells those JavaScript functions' cycles by C function.
 import fs from 'node:fs';
 import { boardSymbols, formatMemory, readBoardMemory, xsMachineOffsets } from './board-memory.mjs';
 import { BoardTraffic } from './board-traffic.mjs';
@@ -53,17 +54,22 @@ class Window {
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 const n = (x) => Math.round(x).toLocaleString('en-US');
 
+const names = (variable) => (process.env[variable] || '').split(',').filter(Boolean);
+
+/** The cycle profile of the board (board-cycles.mjs), with the image's JavaScript functions when its build folder still holds the XS linker's mc.xs.c. */
+function profileOf(sim, image, figures, count) {
+  const source = machineSourceOf(image);
+  const js = figures && fs.existsSync(source) ? jsFunctionsOf(source) : [];
+  return new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count, names('PICO_EMU_CALLERS'), js, names('PICO_EMU_JS_DETAIL'));
+}
+
 export function watchBoard({ sim, mcu, chip, cdc, image, memoryEvery, figures, anchor, stop }) {
   const symbols = boardSymbols(image.replace(/\.uf2$/, '.elf'));
   const offsets = xsMachineOffsets(image);
   const read = () => readBoardMemory(mcu, symbols, offsets);
   const stamp = () => `[${(sim.clock.micros / 1e6).toFixed(3)} s]`;
-  const count = (process.env.PICO_EMU_COUNT || '').split(',').filter(Boolean);
-  const callers = (process.env.PICO_EMU_CALLERS || '').split(',').filter(Boolean);
-  // The image's JavaScript functions, when its build folder still holds the XS linker's mc.xs.c.
-  const source = machineSourceOf(image);
-  const js = figures && fs.existsSync(source) ? jsFunctionsOf(source) : [];
-  const profile = figures || count.length ? new CycleProfile(sim, image.replace(/\.uf2$/, '.elf'), count, callers, js) : null;
+  const count = names('PICO_EMU_COUNT');
+  const profile = figures || count.length ? profileOf(sim, image, figures, count) : null;
   const entries = () => (count.length ? `; entries: ${[...profile.entries].map(([f, k]) => `${f} ${k}`).join(', ')}` : '');
   if (process.env.PICO_EMU_PCB_WATCH) watchPcbs(sim, image.replace(/\.uf2$/, '.elf'), stamp);
   process.on('SIGUSR2', () => console.log(`${stamp()} memory: ${formatMemory(read())}${entries()}`));

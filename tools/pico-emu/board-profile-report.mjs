@@ -64,12 +64,13 @@ export function partsTable(profiles) {
  * The JavaScript functions that took the most cycles of one profiled request (board-cycles.mjs: thread
  * mode, from a function's byte code to the next function's, the natives it calls included).
  */
-export function topJsFunctions(label, js, count = 25) {
+export function topJsFunctions(label, js, count = 25, details = []) {
   if (!js?.length) return [];
   const total = js.reduce((a, f) => a + f[1], 0);
   return [
     `${label}: ${n(total)} cycles of thread mode; the ${count} JavaScript functions that took most (natives they call included):`,
     ...js.slice(0, count).map(([name, c]) => `  ${n(c).padStart(11)}  ${(100 * c / total).toFixed(1).padStart(5)} %  ${name}`),
+    ...details.flatMap(([name, by]) => [`  ${name}, by C function:`, ...by.slice(0, 12).map(([fn, c]) => `  ${n(c).padStart(15)}  ${fn}`)]),
   ];
 }
 

@@ -59,8 +59,9 @@ export async function profiled({ traffic, profile }, req) {
   const timeline = profile.timeline;
   const callers = profile.callers();
   const js = profile.jsFunctions();
+  const jsDetails = profile.jsDetails();
   const fns = profile.end();
-  return { ...timed(traffic, a), fns, timeline, callers, js };
+  return { ...timed(traffic, a), fns, timeline, callers, js, jsDetails };
 }
 
 /** `count` requests one after another. */

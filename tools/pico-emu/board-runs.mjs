@@ -43,7 +43,7 @@ function profileLines(profiles) {
     ...partsTable(profiles.map(([label, p]) => [label, p.fns])),
     '',
     ...profiles.flatMap(([label, p]) => [...topFunctions(`${label} (${n(p.bytes ?? 0)} B, ${p.ms?.toFixed(1)} ms)`, p.fns, 15, p.callers), '']),
-    ...profiles.flatMap(([label, p]) => (p.js?.length ? [...topJsFunctions(label, p.js, Number(process.env.PICO_EMU_JS_TOP || 25)), ''] : [])),
+    ...profiles.flatMap(([label, p]) => (p.js?.length ? [...topJsFunctions(label, p.js, Number(process.env.PICO_EMU_JS_TOP || 25), p.jsDetails), ''] : [])),
     ...(process.env.PICO_EMU_TIMELINES ? profiles : profiles.slice(0, 1)).flatMap(([label, p]) => timelineLines(label, p)),
   ];
 }

@@ -202,7 +202,7 @@ function parseOperation(path: string, at: number, end: number, given: number, op
  * a sign, or an operation follows it: `rail/-1/voltage`, `rail/01/voltage`, `rail/x/voltage`), it is
  * an index that is not one: 404 aErrIndexRange naming it.
  */
-function unknownOperation(path: string, at: number, end: number, operations: readonly string[], entity: string): ApiError {
+function unknownOperation(path: string, at: number, end: number, operations: ReadonlyMap<string, string>, entity: string): ApiError {
   const c = path.charCodeAt(at);
   const next = end < path.length ? path.slice(end + 1, segmentEnd(path, end + 1)).toLowerCase() : '';
   if ((c >= 48 && c <= 57) || c === 43 || c === 45 || (next && findKey(operations, next) !== undefined)) {

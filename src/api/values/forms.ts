@@ -6,7 +6,7 @@
 
 import { ENTITY_NAMES, operationsOf, routeForms, UNSUPPORTED_ENTITIES, type Route } from '../route/routes';
 import { deepFreeze } from '../../../util/freeze';
-import { sortedKeys } from '../../../util/known-key';
+import { keyNames } from '../../../util/known-key';
 
 export interface Forms {
   /** The operation's forms taking this many path parameters (one, or a GET and a PUT form). */
@@ -74,16 +74,16 @@ function build(): { [entity: string]: EntityForms } {
 export const ENTITY_FORMS: { readonly [entity: string]: EntityForms | undefined } = deepFreeze(build());
 
 /**
- * ENTITY_FORMS' names, sorted: a path's entity segment is found among them by comparison, never used
- * as a key itself (util/known-key.ts: each new key would cost a heap slot for as long as the module runs).
+ * ENTITY_FORMS' names: a path's entity segment is looked up among them by content, never used as a
+ * key itself (util/known-key.ts: each new key would cost a heap slot for as long as the module runs).
  */
-export const ENTITY_KEYS: readonly string[] = sortedKeys(ENTITY_FORMS);
+export const ENTITY_KEYS: ReadonlyMap<string, string> = keyNames(ENTITY_FORMS);
 
-/** Each entity's operation names, sorted (entity, one of ENTITY_KEYS, to names), searched the same way. */
-export const OPERATION_KEYS: { readonly [entity: string]: readonly string[] } = deepFreeze(operationKeys());
+/** Each entity's operation names (entity, one of ENTITY_KEYS, to names), looked up the same way. */
+export const OPERATION_KEYS: { readonly [entity: string]: ReadonlyMap<string, string> } = deepFreeze(operationKeys());
 
-function operationKeys(): { [entity: string]: readonly string[] } {
-  const out: { [entity: string]: readonly string[] } = Object.create(null);
-  for (const entity of ENTITY_KEYS) out[entity] = sortedKeys(ENTITY_FORMS[entity]!);
+function operationKeys(): { [entity: string]: ReadonlyMap<string, string> } {
+  const out: { [entity: string]: ReadonlyMap<string, string> } = Object.create(null);
+  for (const entity of ENTITY_KEYS.keys()) out[entity] = keyNames(ENTITY_FORMS[entity]!);
   return out;
 }

@@ -55,7 +55,9 @@ export function formatValue(route: Route, value: HalValue, codec: TextCodec): st
   switch (route.get) {
     case 'int': {
       const v = typedInt(value as number, route.type);
-      return '{"value":' + intText(v) + ',"rawValue":' + intText(v >>> 0) + '}';
+      const text = intText(v);
+      // The word itself is the value but for a negative one: written once.
+      return '{"value":' + text + ',"rawValue":' + (v < 0 ? intText(v >>> 0) : text) + '}';
     }
     case 'bool':
       return value ? '{"value":true,"rawValue":1}' : '{"value":false,"rawValue":0}';
