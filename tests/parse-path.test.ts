@@ -7,6 +7,7 @@ import {
   NO_SEGMENTS, NO_SERIAL, parsePath, TOO_LONG_SERIAL,
 } from '../src/api/route/parse-path';
 import { ApiError, errorName, statusOf } from '../hal/kit/errors';
+import { serialText } from '../src/api/route/serial';
 
 const B = '/api/v1/device';
 
@@ -140,5 +141,17 @@ describe('parsePath (pure)', () => {
     const pdo = parsePath(`${B}/powerdelivery/0/powerdataobject/1/2`);
     assert.equal(pdo.forms!.put!.params.length, 2);
     assert.ok(Object.isFrozen(a.forms));
+  });
+});
+
+describe('serialText', () => {
+  it('writes 0x and 8 upper-case hex digits of the 32-bit word, past 2^31 and for negative integers too', () => {
+    const want = (v: number): string => '0x' + (v >>> 0).toString(16).toUpperCase().padStart(8, '0');
+    for (const v of [0, 1, 0xcafe, 0x7fffffff, 0x80000000, 0xc1000001, 0xffffffff, -1, -0x80000000]) assert.equal(serialText(v), want(v));
+    for (let i = 0; i < 20000; i++) {
+      const v = Math.floor(Math.random() * 0x100000000);
+      assert.equal(serialText(v), want(v));
+      assert.equal(serialText(v | 0), want(v));
+    }
   });
 });

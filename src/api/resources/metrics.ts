@@ -104,7 +104,10 @@ export class MetricsStream implements ResponseStream {
       const v = hal.get(index, r[1], this.params);
       const n = typeof v === 'boolean' ? (v ? 1 : 0) : v;
       if (typeof n === 'number') {
-        line = this.prefix + index + (this.paramDefs.length ? '"' + this.paramLabels() + '} ' : '"} ') + (n * r[5] / r[6]) + '\n';
+        // No division by 1: under XS a quotient is always a double, which it writes with dtoa (soft float
+        // on the chip); an integer times an integer stays an integer. x / 1 is x, so the text is the same.
+        const value = r[6] === 1 ? (r[5] === 1 ? n : n * r[5]) : n * r[5] / r[6];
+        line = this.prefix + index + (this.paramDefs.length ? '"' + this.paramLabels() + '} ' : '"} ') + value + '\n';
       }
     } catch {
       // a read the module refuses now (busy, not ready): no sample for this series in this scrape

@@ -23,7 +23,17 @@ export function parseSerial(segment: string): number {
   return v;
 }
 
+/**
+ * `0x` and the 8 upper-case hex digits of a serial, made in one native call from the char codes of
+ * its two 16-bit halves' digits, integers (no call per digit: under XS a call costs more than the digit):
+ * XS writes a number in a radix other than 10 with floating point (xsNumber.c), soft on the chip, and a
+ * serial of 2^31 or more is a double there.
+ */
 export function serialText(serial: number): string {
-  const hex = (serial >>> 0).toString(16).toUpperCase();
-  return '0x' + '00000000'.slice(hex.length) + hex;
+  const hi = serial >>> 16;
+  const lo = serial & 0xffff;
+  const a = hi >> 12, b = (hi >> 8) & 15, c = (hi >> 4) & 15, d = hi & 15;
+  const e = lo >> 12, f = (lo >> 8) & 15, g = (lo >> 4) & 15, h = lo & 15;
+  return String.fromCharCode(48, 120, a + (a < 10 ? 48 : 55), b + (b < 10 ? 48 : 55), c + (c < 10 ? 48 : 55), d + (d < 10 ? 48 : 55),
+    e + (e < 10 ? 48 : 55), f + (f < 10 ? 48 : 55), g + (g < 10 ? 48 : 55), h + (h < 10 ? 48 : 55));
 }
