@@ -65,7 +65,7 @@ test: build check check-moddable browser examples-deps prometheus mdns-tools lin
 # (Debian packages, installed here when missing).
 examples-deps: ## install curl and python3-requests when missing (for the client examples)
 	@command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl; }
-	@python3 -c 'import requests' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-requests; }
+	@python3 -c 'import requests' 2>/dev/null || /usr/bin/python3 -c 'import requests' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-requests; }
 
 # The browser tests (tests/browser.test.ts, tests/console-browser.test.ts) drive Debian's chromium
 # (installed here when missing) through playwright-core.

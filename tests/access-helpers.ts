@@ -4,6 +4,7 @@ import { Api, type ApiOptions } from '../src/api/api';
 import { HttpResponse, type HttpRequest } from '../src/http/request';
 import { createSimModule, type SimModule } from '../hal/sim/index';
 import { nodeSha256 } from '../host-sim/sha256';
+import { clientMark } from '../src/http/client-marks';
 
 export const PATH = '/api/v1/device';
 export const HB = `${PATH}/system/0/hbinterval`;
@@ -18,6 +19,8 @@ export interface Ask {
   peer?: string;
   preflight?: string;
   body?: string;
+  /** Fields that say who sent the request (lower-case name -> value): User-Agent, Referer, X-Requested-With… */
+  fields?: Record<string, string>;
 }
 
 export interface Reply {
@@ -41,6 +44,7 @@ export function ask(api: Api, a: Ask): Reply {
     acceptEncoding: '',
     ifNoneMatch: '',
     accessControlRequestMethod: a.preflight ?? '',
+    clientMarks: Object.entries(a.fields ?? {}).reduce((m, [name, value]) => m | clientMark(name, value), 0),
     peer: a.peer ?? '192.0.2.1',
     body: () => body,
     bodyText: (codec) => codec.decode(body),

@@ -83,13 +83,63 @@ describe('access: cross-site writes', () => {
     }
     assert.notEqual(readHb(api), 40);
     assert.equal(putHb(api, 41, { origin: 'http://127.0.0.1:9005', site: 'same-origin' }).status, 200);
-    assert.equal(putHb(api, 42, { origin: 'http://LOCALHOST', host: 'localhost:80' }).status, 200, 'default port');
+    assert.equal(putHb(api, 42, { origin: 'http://LOCALHOST', host: 'localhost:80', fields: { 'x-requested-with': 'x' } }).status, 200,
+      'default port');
     assert.equal(ask(api, { target: HB, origin: 'http://evil.example' }).status, 200, 'reads are open');
+  });
+
+  const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+  it('refuses a browser\'s write over plain HTTP (no Fetch Metadata) unless it carries the proof header', () => {
+    const { api, module } = simWithApi();
+    putHb(api, 30);
+    // What Chromium sends to http://<address>/ for an <img>, a link, a no-cors fetch or a form's GET from a
+    // page elsewhere: a browser's User-Agent, perhaps a Referer, never Origin or Sec-Fetch-*.
+    const looks: Record<string, string>[] = [{ 'user-agent': BROWSER }, { 'user-agent': BROWSER, referer: 'http://wiki.example/page' },
+      { referer: 'http://wiki.example/' }, { 'user-agent': BROWSER, 'x-requested-with': '' }];
+    for (const fields of looks) {
+      const label = JSON.stringify(fields);
+      const put = putHb(api, 31, { fields });
+      assert.equal(put.status, 403, label);
+      assert.equal(put.json.response.error, 'aErrPermission');
+      assert.match(put.json.response.message, /console at \/, or curl, or send the header X-Requested-With/, label);
+      for (const action of ['reset', 'save']) assert.equal(ask(api, { target: `${PATH}/system/0/${action}`, fields }).status, 403, label);
+      assert.equal(ask(api, { target: HB, fields }).status, 200, `a read is not refused: ${label}`);
+    }
+    // The console's same-origin PUT over plain HTTP carries its own Origin; without the proof it is refused too.
+    assert.equal(putHb(api, 32, { origin: 'http://127.0.0.1:9005', fields: { 'user-agent': BROWSER } }).status, 403);
+    assert.equal(module.resetPending(), false);
+    assert.equal(readHb(api), 30);
+    // With the proof header (any value), or Fetch Metadata that says same-origin or none, it runs.
+    assert.equal(putHb(api, 33, { fields: { 'user-agent': BROWSER, 'x-requested-with': 'brainstem-console' } }).status, 200);
+    assert.equal(putHb(api, 34, { origin: 'http://127.0.0.1:9005', fields: { 'user-agent': BROWSER, 'x-requested-with': '1' } }).status, 200);
+    assert.equal(putHb(api, 35, { site: 'same-origin', fields: { 'user-agent': BROWSER } }).status, 200);
+    assert.equal(putHb(api, 36, { site: 'none', fields: { 'user-agent': BROWSER } }).status, 200);
+    assert.equal(ask(api, { target: `${PATH}/system/0/save`, fields: { 'user-agent': BROWSER, 'x-requested-with': 'x' } }).status, 200);
+    // The proof does not lift the other refusals: a foreign Origin, or Fetch Metadata that says another site.
+    assert.equal(putHb(api, 37, { origin: 'http://evil.example', fields: { 'x-requested-with': 'x' } }).status, 403);
+    assert.equal(putHb(api, 38, { site: 'cross-site', fields: { 'x-requested-with': 'x' } }).status, 403);
+    assert.equal(readHb(api), 36);
+  });
+
+  it('lets scripts write as before: curl, Python, Prometheus, Go and Node clients name themselves', () => {
+    const { api } = simWithApi();
+    for (const agent of ['curl/7.88.1', 'python-requests/2.28.1', 'Python-urllib/3.11', 'Prometheus/2.42.0', 'Go-http-client/1.1',
+      'node', 'undici', 'Wget/1.21.3', '']) {
+      assert.equal(putHb(api, 60, { fields: agent ? { 'user-agent': agent } : {} }).status, 200, agent);
+      assert.equal(ask(api, { target: `${PATH}/system/0/save`, fields: { 'user-agent': agent } }).status, 200, agent);
+    }
+    // Node's fetch (undici) sends Sec-Fetch-Mode: cors, and no Sec-Fetch-Site, Origin or Referer.
+    assert.equal(putHb(api, 61, { fields: { 'user-agent': 'node', 'sec-fetch-mode': 'cors', 'accept-language': '*' } }).status, 200);
+    // An unknown Sec-Fetch-Site is not one that vouches for the request: it needs the proof.
+    assert.equal(putHb(api, 62, { site: 'elsewhere' }).status, 403);
+    assert.equal(putHb(api, 63, { site: 'elsewhere', fields: { 'x-requested-with': 'x' } }).status, 200);
   });
 
   it('lets an allowed CORS origin write whatever its Sec-Fetch-Site', () => {
     const { api } = simWithApi({ cors: ['http://console.example:8000/'] });
     assert.equal(putHb(api, 50, { origin: 'http://console.example:8000', site: 'cross-site' }).status, 200);
+    assert.equal(putHb(api, 50, { origin: 'http://console.example:8000', fields: { 'user-agent': BROWSER } }).status, 200, 'plain HTTP');
     assert.equal(putHb(api, 51, { origin: 'http://other.example:8000', site: 'cross-site' }).status, 403);
     assert.equal(putHb(api, 52, { site: 'cross-site' }).status, 403, 'no Origin, cross-site');
     assert.equal(readHb(api), 50);
@@ -126,7 +176,7 @@ describe('access: CORS', () => {
     const p = ask(api, { method: 'OPTIONS', target: HB, origin: ALLOWED, preflight: 'PUT' });
     assert.equal(p.status, 204);
     assert.equal(p.headers['access-control-allow-methods'], 'GET, HEAD, PUT, OPTIONS');
-    assert.equal(p.headers['access-control-allow-headers'], 'Authorization, Content-Type');
+    assert.equal(p.headers['access-control-allow-headers'], 'Authorization, Content-Type, X-Requested-With');
     assert.equal(p.headers['access-control-allow-origin'], ALLOWED);
     const listing = ask(api, { method: 'OPTIONS', target: PATH, origin: ALLOWED, preflight: 'GET' });
     assert.equal(listing.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');

@@ -46,9 +46,10 @@ describe('make device PLATFORM=esp32 with ESP-IDF v6.0', function () {
     const archive = path.join(out, 'bin/esp32/release/brainstem-rest/xs_esp32.a');
     assert.ok(fs.existsSync(archive), run.stdout.slice(-4000) + run.stderr.slice(-4000));
     const members = binutil('ar', 't', archive).split('\n');
-    for (const object of ['ota-state.c.o', 'wdt-esp32.c.o', 'update-esp32.c.o', 'tcp.c.o', 'xsAll.c.o', 'xsHost.c.o', 'mc.xs.c.o', 'mc.resources.c.o']) {
+    for (const object of ['ota-state.c.o', 'wdt-esp32.c.o', 'update-esp32.c.o', 'tcp-esp32.c.o', 'xsAll.c.o', 'xsHost.c.o', 'mc.xs.c.o', 'mc.resources.c.o']) {
       assert.ok(members.includes(object), `${object} is not in xs_esp32.a`);
     }
+    assert.ok(!members.includes('tcp.c.o'), 'the SDK\'s own lwIP socket (tcp.c) is replaced by tcp-esp32.c');
     assert.match(binutil('readelf', '-h', path.join(out, RELEASE, 'ota-state.c.o')), /Machine:\s+Tensilica Xtensa/);
     // The project's ESP-IDF options reached the header every object was compiled with.
     const header = fs.readFileSync(path.join(out, RELEASE, 'xsProj-esp32/build/config/sdkconfig.h'), 'utf8');

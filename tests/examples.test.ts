@@ -1,8 +1,9 @@
 // The client examples of docs/clients.md (examples/) run as written against a real simulator process.
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { startSim, type SimProcess } from './sim-helpers';
+import { PYTHON } from './python';
 
 const EXAMPLES = path.resolve(__dirname, '../../examples');
 
@@ -59,14 +60,8 @@ describe('client examples (examples/)', function () {
     printed.set('client.mjs', r.out);
   });
 
-  it('client.py (requests)', async function () {
-    const probe = spawnSync('python3', ['-c', 'import requests'], { encoding: 'utf8' });
-    if (probe.error || probe.status !== 0) {
-      // `make test` installs python3-requests when missing; a bare mocha run may lack it.
-      console.log('      skipped: python3 with the requests module is not installed (make test installs it)');
-      this.skip();
-    }
-    const r = await run('python3', [path.join(EXAMPLES, 'client.py')], device);
+  it('client.py (requests)', async () => {
+    const r = await run(PYTHON, [path.join(EXAMPLES, 'client.py')], device);
     assert.equal(r.code, 0, r.err);
     checkClientOutput(r.out);
     // Rail 0 is off in both runs (0 µV, 0 µA): the same answers, so the same lines.
@@ -94,7 +89,7 @@ describe('client examples with a token, sent as HTTP Digest (examples/token*)', 
     assert.equal(lines[1], 'wrong token: HTTP 401');
   });
 
-  for (const [file, cmd] of [['token-client.mjs', process.execPath], ['token-client.py', 'python3']]) {
+  for (const [file, cmd] of [['token-client.mjs', process.execPath], ['token-client.py', PYTHON]]) {
     it(`${file}: two writes, the second on the same nonce`, async () => {
       const r = await run(cmd, [path.join(EXAMPLES, file)], device);
       assert.equal(r.code, 0, r.err);

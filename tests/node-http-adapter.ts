@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Api } from '../src/api/api';
 import { HttpResponse } from '../src/http/request';
 import { BODY_MAX } from '../src/http/http-limits';
+import { clientMark } from '../src/http/client-marks';
 
 export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -33,6 +34,7 @@ export function nodeHttpListener(api: Api): (req: IncomingMessage, res: ServerRe
           acceptEncoding: header(req.headers['accept-encoding']),
           ifNoneMatch: header(req.headers['if-none-match']),
           accessControlRequestMethod: header(req.headers['access-control-request-method']),
+          clientMarks: Object.keys(req.headers).reduce((m, name) => m | clientMark(name, header(req.headers[name])), 0),
           peer: req.socket?.remoteAddress ?? '',
           body: () => body,
           bodyText: (codec) => codec.decode(body),

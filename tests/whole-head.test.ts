@@ -19,7 +19,7 @@ function outcome(p: RequestParser, bytes: Uint8Array): unknown {
     result, consumed: p.consumed, method: p.method, target: p.target, minor: p.versionMinor, keepAlive: p.keepAlive,
     expectContinue: p.expectContinue, host: p.host, origin: p.origin, secFetchSite: p.secFetchSite,
     authorization: p.authorization, acceptEncoding: p.acceptEncoding, ifNoneMatch: p.ifNoneMatch,
-    acrm: p.accessControlRequestMethod, status: p.errorStatus, inBody: p.inBody,
+    acrm: p.accessControlRequestMethod, marks: p.clientMarks, status: p.errorStatus, inBody: p.inBody,
   };
 }
 
@@ -40,6 +40,10 @@ const HEADS = [
   'GET /x HTTP/1.1\r\nHost: h\r\nConnection: closed\r\n\r\n',
   'OPTIONS /x HTTP/1.1\r\nHost: h\r\nOrigin: http://a.example\r\nAccess-Control-Request-Method: PUT\r\n\r\n',
   'GET /x HTTP/1.1\r\nHost:  spaced \t\r\nAuthorization: Bearer  t0k3n \r\nSec-Fetch-Site: cross-site\r\nIf-None-Match: "e"\r\nAccept-Encoding: gzip\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: h\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64)\r\nReferer: http://wiki.example/\r\n\r\n',
+  'GET /x HTTP/1.1\r\nHost: h\r\nuser-agent: curl/7.88.1\r\nSec-Fetch-Mode: no-cors\r\n\r\n',
+  'PUT /x HTTP/1.1\r\nHost: h\r\nX-Requested-With: brainstem-console\r\nUSER-AGENT: Mozilla/5.0\r\nContent-Length: 0\r\n\r\n',
+  'PUT /x HTTP/1.1\r\nHost: h\r\nX-Requested-With:\r\nUser-Agent: python-requests/2.28.1\r\nContent-Length: 0\r\n\r\n',
   'GET /x HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n',
   'GET /x HTTP/1.1\r\nHost: a b\r\n\r\n',
   'GET /x HTTP/1.1\r\nHost: caf\u00e9\r\n\r\n',
@@ -62,6 +66,28 @@ const HEADS = [
   `PUT /x HTTP/1.1\r\nHost: h\r\nContent-Length: 9000\r\n\r\n${'\xe2\x82\xac'.repeat(3000)}`,
 ];
 
+describe('what a head says of its sender (src/http/client-marks.ts), on both paths', () => {
+  const marks = (text: string, codec: ConstructorParameters<typeof RequestParser>[0]): number => {
+    const p = new RequestParser(codec);
+    const bytes = enc(text);
+    p.feed(bytes, 0, bytes.length);
+    return p.clientMarks;
+  };
+  it('marks a browser by its User-Agent or Referer, and the proof header by X-Requested-With', () => {
+    const cases: [string, number][] = [
+      ['User-Agent: curl/7.88.1', 0], ['User-Agent: python-requests/2.28.1', 0], ['Accept: */*', 0],
+      ['User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0', 1], ['user-agent:Mozilla/5.0', 1], ['User-Agent: mozilla/5.0', 0],
+      ['Referer: http://wiki.example/', 1], ['Sec-Fetch-Mode: cors', 0], ['Sec-Fetch-Dest: image', 0],
+      ['X-Requested-With: brainstem-console', 2], ['X-Requested-With: ', 0],
+      ['User-Agent: Mozilla/5.0\r\nX-Requested-With: XMLHttpRequest', 3],
+    ];
+    for (const [fields, want] of cases) {
+      const text = `GET /x HTTP/1.1\r\nHost: h\r\n${fields}\r\n\r\n`;
+      for (const codec of [null, undefined, nodeTextCodec]) assert.equal(marks(text, codec), want, `${fields} (${codec === null ? 'byte path' : 'whole head'})`);
+    }
+  });
+});
+
 describe('the whole-head fast path agrees with the byte path', () => {
   it('on the smuggling corpus', () => {
     for (const [, text] of SMUGGLING_CASES) sameBothWays(text);
@@ -76,6 +102,7 @@ describe('the whole-head fast path agrees with the byte path', () => {
       'Host: h', 'Host: 10.0.0.1:80', 'Host: [::1]', 'host:x', 'Content-Length: 5', 'Content-Length: 05', 'Content-Length: x',
       'Transfer-Encoding: chunked', 'Connection: close', 'Connection: a,close', 'Expect: 100-continue', 'Origin: null',
       'X-Y: z', 'X:', 'X :y', ' X: y', 'X: a\tb', 'X: \x01', 'Sec-Fetch-Site: same-site', 'Authorization: Bearer a',
+      'User-Agent: Mozilla/5.0', 'User-Agent: curl/8', 'Referer: http://a/', 'Sec-Fetch-Dest: image', 'X-Requested-With: x',
     );
     const line = fc.constantFrom('GET /a HTTP/1.1', 'PUT /b?c=d HTTP/1.1', 'HEAD / HTTP/1.0', 'GET  / HTTP/1.1', 'G@T / HTTP/1.1', 'GET /a HTTP/1.1 ');
     const eol = fc.constantFrom('\r\n', '\r\n', '\r\n', '\n', '\r');

@@ -73,8 +73,10 @@ $('tokenForm').addEventListener('submit', (ev) => {
 
 // Request init for `method` on `url` (path and query): the token as Digest once a nonce is known. No
 // credentials of the browser's own: a 401 then never opens its login prompt.
+// Every request carries X-Requested-With: a page on another origin cannot send it without a CORS
+// preflight, so the module runs a change a browser sends only with it (docs/security.md).
 function request(method, url, extra) {
-  const h = Object.assign({}, extra);
+  const h = Object.assign({ 'X-Requested-With': 'brainstem-console' }, extra);
   if (token && challenge) h.Authorization = digestAuthorization(challenge, token, method, url);
   return { method, headers: h, cache: 'no-store', credentials: 'omit' };
 }

@@ -6,6 +6,7 @@ import { ascii } from '../../util/text';
 import { BODY_MAX } from './http-limits';
 import { isTchar, transferCodingsStatus } from './syntax';
 import { patterns } from './patterns';
+import { clientMark } from './client-marks';
 
 const SP = 32;
 const HT = 9;
@@ -21,6 +22,8 @@ export interface HeadFields {
   ifNoneMatch: string;
   accessControlRequestMethod: string;
   contentDigest: string;
+  /** What the fields say of the sender (client-marks.ts), bits or'ed together. */
+  clientMarks: number;
   errorMessage: string;
 }
 
@@ -48,12 +51,14 @@ function failure(out: { errorMessage: string }, status: number, message: string)
 }
 
 /**
- * A bit per name length of the fields takeField() acts on: host 4, origin and expect 6, connection 10,
- * authorization and if-none-match 13, content-length, content-digest and sec-fetch-site 14, accept-encoding 15,
- * transfer-encoding 17, access-control-request-method 29. A field of another name length is skipped
- * without its name being made into a string (User-Agent, Accept, Content-Type...).
+ * A bit per name length of the fields takeField() acts on: host 4, origin and expect 6, referer 7,
+ * connection and user-agent 10, authorization and if-none-match 13, content-length, content-digest and
+ * sec-fetch-site 14, accept-encoding 15, x-requested-with 16, transfer-encoding 17,
+ * access-control-request-method 29. A field of another name length is skipped without its name being
+ * made into a string (Accept, Content-Type...).
  */
-export const ACTED_ON_LENGTHS = (1 << 4) | (1 << 6) | (1 << 10) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 17) | (1 << 29);
+export const ACTED_ON_LENGTHS = (1 << 4) | (1 << 6) | (1 << 7) | (1 << 10) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 16) |
+  (1 << 17) | (1 << 29);
 
 
 /**
@@ -97,6 +102,8 @@ export function takeField(name: string, value: string, out: HeadFields, framing:
     case 'access-control-request-method': out.accessControlRequestMethod = value; return 0;
     case 'content-digest': out.contentDigest = value; return 0;
   }
+  const mark = clientMark(name, value);
+  if (mark) out.clientMarks |= mark;
   return 0;
 }
 

@@ -1,6 +1,6 @@
 // What a parsed request head says (HttpRequest's values), apart from the parser that fills it in
 // (request-parser.ts): the request line, the few header values the server acts on, and a failure.
-// The header values most requests lack (a browser's Origin, Sec-Fetch-Site, a token…) live in a
+// The header values most requests lack (a browser's Origin, Sec-Fetch-Site, its marks, a token…) live in a
 // second object made only when a request carries one of them: every connection holds a RequestHead
 // for its whole life, and on a module each field is a heap slot per connection. Accept-Encoding is
 // not one of them: browsers, fetch, Python and Prometheus send it with every request, and a second
@@ -14,6 +14,7 @@ class RareFields {
   ifNoneMatch = '';
   accessControlRequestMethod = '';
   contentDigest = '';
+  clientMarks = 0;
 }
 Object.freeze(RareFields.prototype);
 
@@ -49,6 +50,8 @@ export class RequestHead {
   set accessControlRequestMethod(v: string) { if (v || this.rare) this.rareFields().accessControlRequestMethod = v; }
   get contentDigest(): string { return this.rare ? this.rare.contentDigest : ''; }
   set contentDigest(v: string) { if (v || this.rare) this.rareFields().contentDigest = v; }
+  get clientMarks(): number { return this.rare ? this.rare.clientMarks : 0; }
+  set clientMarks(v: number) { if (v || this.rare) this.rareFields().clientMarks = v; }
 
   /** Forget the last request's values. */
   clearHead(): void {

@@ -22,6 +22,8 @@ export interface HttpRequest {
   readonly authorization: string;
   readonly acceptEncoding: string;
   readonly ifNoneMatch: string;
+  /** What the fields say of the sender (src/http/client-marks.ts); absent: 0, a script's request. */
+  readonly clientMarks?: number;
   /** Access-Control-Request-Method: marks an OPTIONS as a CORS preflight. */
   readonly accessControlRequestMethod: string;
   /** The client's address as the transport knows it ('' when unknown): per-client limits. */

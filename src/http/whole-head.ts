@@ -26,7 +26,10 @@ function fieldName(text: string, start: number, end: number): string {
   switch (name.length) {
     case 4: if (name === 'Host') return 'host'; break;
     case 6: if (name === 'Origin') return 'origin'; break;
-    case 10: if (name === 'Connection') return 'connection'; break;
+    case 10:
+      if (name === 'Connection') return 'connection';
+      if (name === 'User-Agent') return 'user-agent';
+      break;
     case 14: if (name === 'Sec-Fetch-Site') return 'sec-fetch-site'; break;
     case 15: if (name === 'Accept-Encoding') return 'accept-encoding'; break;
   }

@@ -9,6 +9,7 @@ import { HOST_ALWAYS, HOST_REFUSED, hostStanding, sameName } from './host-check'
 import { LockoutTable, LOCKOUT_MS } from './lockout';
 import { DigestAuth, DIGEST_OK, DIGEST_STALE, DIGEST_WRONG } from './digest-auth';
 import { ACCESS_ACT, ACCESS_OPEN, ACCESS_UPDATE } from './doors';
+import { CLIENT_BROWSER, CLIENT_PROOF, PROOF_HEADER } from '../../http/client-marks';
 import type { HttpRequest } from '../../http/request';
 import type { ModuleHal, Sha256 } from '../../../hal/types';
 
@@ -37,7 +38,7 @@ const CHALLENGE = 'WWW-Authenticate: Bearer\r\n';
 const CHALLENGE_INVALID = 'WWW-Authenticate: Bearer error="invalid_token"\r\n';
 /** The values of AccessOptions.auth. */
 export const AUTH_MODES = Object.freeze(['any', 'digest']);
-const PREFLIGHT = '\r\nAccess-Control-Allow-Headers: Authorization, Content-Type\r\nAccess-Control-Max-Age: 600\r\n';
+const PREFLIGHT = '\r\nAccess-Control-Allow-Headers: Authorization, Content-Type, ' + PROOF_HEADER + '\r\nAccess-Control-Max-Age: 600\r\n';
 
 /**
  * `given[start..]` equals `secret`, in a time that depends only on the secret's length: every
@@ -190,7 +191,13 @@ export class AccessControl {
     return false;
   }
 
-  /** A write from another site is refused unless its Origin is an allowed CORS origin. */
+  /**
+   * A write from another site is refused unless its Origin is an allowed CORS origin. A browser's
+   * write (src/http/client-marks.ts) must also show where it comes from: `Sec-Fetch-Site: same-origin`
+   * or `none` (sent only to https and localhost), or the proof header, which a page on another
+   * origin cannot send without a preflight this server refuses. Over plain HTTP at an address a
+   * page elsewhere sends neither Origin nor Sec-Fetch-Site with an `<img>` or a form's GET.
+   */
   private checkSite(req: HttpRequest): void {
     const origin = req.origin;
     if (origin !== '') {
@@ -203,6 +210,11 @@ export class AccessControl {
     if (site === 'cross-site' || site === 'same-site') {
       throw new ApiError(aErrPermission, `a ${site} write is refused; an operator can allow its origin (CORS)`);
     }
+    if (site === 'same-origin' || site === 'none') return;
+    const marks = req.clientMarks ?? 0;
+    if ((marks & CLIENT_PROOF) !== 0 || (origin === '' && site === '' && (marks & CLIENT_BROWSER) === 0)) return;
+    throw new ApiError(aErrPermission, 'a browser sent this change without proof that it comes from this module\'s own page ' +
+      '(a web page elsewhere could have sent it): use the console at /, or curl, or send the header ' + PROOF_HEADER);
   }
 }
 Object.freeze(AccessControl.prototype);
