@@ -30,17 +30,21 @@ void xs_watchdog_cause(xsMachine *the)
 			break;
 		case ESP_RST_POWERON:
 		case ESP_RST_BROWNOUT:
+		case ESP_RST_PWR_GLITCH:	/* the supply dipped: power, not the firmware */
 		case ESP_RST_DEEPSLEEP:
 			cause = "power";
 			break;
 		case ESP_RST_EXT:
+		case ESP_RST_USB:		/* a host reset the chip (esptool, the USB-serial-JTAG) */
+		case ESP_RST_JTAG:		/* a debugger did */
+		case ESP_RST_SDIO:		/* an SDIO host did */
 			cause = "pin";
 			break;
 		case ESP_RST_SW:
 			cause = "software";		/* esp_restart(): System.restart, and XS's abort (c_exit) */
 			break;
 		default:
-			cause = "crash";		/* ESP_RST_PANIC, ESP_RST_UNKNOWN and the rest */
+			cause = "crash";		/* ESP_RST_PANIC, ESP_RST_CPU_LOCKUP, ESP_RST_EFUSE, ESP_RST_UNKNOWN */
 			break;
 	}
 	xsmcSetString(xsResult, (char *)cause);

@@ -94,6 +94,8 @@ void fakeTrace(const char *text);
 #define xsmcToBoolean(slot) ((slot).integer != 0)
 #define xsmcTypeOf(slot) ((slot).kind)
 #define xsmcToString(slot) ((slot).text)
+#define xsmcSetBoolean(slot, value) ((slot).kind = kFakeInteger, (slot).integer = (value) ? 1 : 0)
+#define xsmcSetString(slot, value) ((slot).kind = kFakeString, strncpy((slot).text, (value), sizeof((slot).text) - 1))
 #define xsmcToStringBuffer(slot, buffer, size) strncpy(buffer, (slot).text, size)
 #define xsStringBuffer(text, size) ((xsSlot){ .kind = kFakeString })
 #define xsmcGetBufferWritable(slot, data, length) (*(data) = (slot).buffer, *(length) = (slot).integer)
