@@ -16,8 +16,11 @@
  * see). An interrupt that posts between the test and the WFE still ends the WFE: exception entry and
  * return set the event register (ARMv6-M B1.5.18), and pico-sdk's alarm interrupt sends SEV.
  *
- * The SDK's modMessageService feeds the watchdog each call (modWatchDogReset): a wait is at most
- * MAX_WAIT_MS, so the loop turns at least once a second even with no timer.
+ * A wait is at most MAX_WAIT_MS, so the loop turns at least once a second even with no timer. The
+ * SDK's modMessageService does not feed the watchdog here: its modWatchDogReset() is empty unless
+ * USE_WATCHDOG is defined (xs/platforms/pico/xsHost.h:159-164), which the Pico build does not; the
+ * module feeds it from a JavaScript timer (native/watchdog/pico/wdt-pico.c, xs_watchdog_feed), so a
+ * main loop that stops turning stops the feed.
  */
 
 #include "xsmc.h"
