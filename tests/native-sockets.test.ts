@@ -19,6 +19,8 @@ function assertSafe(r: Run, scenario: string): void {
 
 /** heap-full on the project's files: one write refused ("would block"), no error, no trace, the next written. */
 const HEAP_FULL_SAFE = { refused: 1, wouldBlock: 1, socketErrors: 0, traced: 0, laterRefused: 0 };
+/** A newcomer refused with ERR_ABRT is aborted by the callback itself, as lwIP expects (tcp_in.c:958-965). */
+const DEBUGGER_HOLDS_SAFE = { pcbsInUse: 0, doubleFrees: 0, callsOnFreed: 0 };
 
 describe('native sockets on fakes of lwIP and XS', function () {
   this.timeout(60000);
@@ -46,6 +48,10 @@ describe('native sockets on fakes of lwIP and XS', function () {
     it('heap-full: a write lwIP\'s heap cannot take throws "would block" and the socket stays whole', function () {
       assert.deepEqual(run(exe, 'heap-full', '--locked').counts, HEAP_FULL_SAFE);
     });
+    it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
+      const debug = build('tcp-pico-debug', 'tcp-scenarios.c', projectFile('native/socket-pico/tcp-locked.c'), { defines: ['-DmxDebug=1'] });
+      assert.deepEqual(run(debug, 'debugger-holds').counts, DEBUGGER_HOLDS_SAFE);
+    });
   });
 
   describe(`ESP32: native/socket-esp32/tcp-esp32.c${why ? ` (skipped: ${why})` : ''}`, function () {
@@ -61,6 +67,10 @@ describe('native sockets on fakes of lwIP and XS', function () {
     });
     it('heap-full: a write lwIP\'s heap cannot take throws "would block" and the socket stays whole', function () {
       assert.deepEqual(run(exe, 'heap-full').counts, HEAP_FULL_SAFE);
+    });
+    it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
+      const debug = build('tcp-esp32-debug', 'tcp-scenarios.c', projectFile('native/socket-esp32/tcp-esp32.c'), { esp32: true, defines: ['-DmxDebug=1'] });
+      assert.deepEqual(run(debug, 'debugger-holds').counts, DEBUGGER_HOLDS_SAFE);
     });
   });
 

@@ -127,8 +127,11 @@ static err_t guardedAccept(void *arg, struct tcp_pcb *skt, err_t err)
 	if (!skt || (ERR_OK != err))
 		return ERR_VAL;	/* lwIP could not make a pcb: nothing to queue (it ignores the answer) */
 #ifdef mxDebug
-	if (fxInNetworkDebugLoop(listener->the))
+	if (fxInNetworkDebugLoop(listener->the)) {
+		/* ERR_ABRT tells lwIP this callback aborted the pcb itself (tcp_in.c:958-965): it does */
+		tcp_abort(skt);
 		return ERR_ABRT;
+	}
 #endif
 	pending = c_malloc(sizeof(ListenerPendingRecord));
 	if (!pending)

@@ -48,6 +48,15 @@ static int freed(struct tcp_pcb *pcb)
 	return 0;
 }
 
+/* Connections that hold a pcb of the pool now (the listener's own aside). */
+int fakePcbsInUse(void)
+{
+	int n = 0;
+	for (int i = 0; i < POOL_MAX; i++)
+		n += pool[i].inUse;
+	return n;
+}
+
 /* tcp_alloc (tcp.c:1933-1990): memp_malloc(MEMP_TCP_PCB), NULL when the pool is out. */
 static struct tcp_pcb *allocPcb(void)
 {

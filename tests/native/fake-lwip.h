@@ -18,6 +18,7 @@ extern int fakeInLwip;		/* lwIP's own context (its input, its thread) */
 extern int fakeCheckLock;	/* count lwIP calls made outside fakeLwipLock and fakeInLwip */
 
 void fakePoolSize(int pcbs);
+int fakePcbsInUse(void);
 struct tcp_pcb *fakeConnect(void);
 void fakeData(struct tcp_pcb *pcb, int bytes);
 void fakeFin(struct tcp_pcb *pcb);

@@ -8,6 +8,9 @@
 
 int fakeRemembered;
 int fakeTraces;		/* "tcp write failed" and other traces */
+int fakeDebugLoop;		/* a debug build's machine is stopped in xsbug (fxInNetworkDebugLoop) */
+
+uint8_t fxInNetworkDebugLoop(xsMachine *the) { return (uint8_t)fakeDebugLoop; }
 
 #define LIVE_MAX 256
 static const void *live[LIVE_MAX];

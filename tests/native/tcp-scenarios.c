@@ -201,6 +201,17 @@ int main(int argc, char **argv)
 		printf("{\"earlyRead\":%d,\"lateRead\":%d}\n", early, bytesRead - early);
 		return 0;
 	}
+	else if (!strcmp(scenario, "debugger-holds")) {
+		/* A debug build whose machine is stopped in xsbug refuses a newcomer with ERR_ABRT, which tells
+		   lwIP the callback aborted the pcb itself (tcp_in.c:958-965): the pcb must not stay held. */
+		fakeDebugLoop = 1;
+		fakeConnect();
+		fakeDebugLoop = 0;
+		service();
+		printf("{\"pcbsInUse\":%d,\"doubleFrees\":%d,\"callsOnFreed\":%d}\n", fakePcbsInUse(), fakeCounts.doubleFrees,
+			fakeCounts.callsOnFreed);
+		return 0;
+	}
 	else if (!strcmp(scenario, "heap-full")) {
 		/* lwIP's heap has no room for the answer's segment once: the write throws "would block" and the
 		   socket stays whole (no error delivered), so the same answer goes with the next request. */

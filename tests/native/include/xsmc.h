@@ -63,6 +63,8 @@ typedef struct {
 } xsHostHooks;
 
 extern int fakeRemembered;
+extern int fakeDebugLoop;
+uint8_t fxInNetworkDebugLoop(xsMachine *the);
 void fakeThrow(xsMachine *the, const char *message) __attribute__((noreturn));
 int fakeHas(xsMachine *the, xsSlot *object, int id);
 void fakeGet(xsMachine *the, xsSlot *result, xsSlot *object, int id);
