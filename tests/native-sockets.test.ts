@@ -20,6 +20,8 @@ function assertSafe(r: Run, scenario: string): void {
 /** heap-full on the project's files: one write refused ("would block"), no error, no trace, the next written. */
 const HEAP_FULL_SAFE = { refused: 1, wouldBlock: 1, socketErrors: 0, traced: 0, laterRefused: 0 };
 /** A newcomer refused with ERR_ABRT is aborted by the callback itself, as lwIP expects (tcp_in.c:958-965). */
+/** lwIP offers a FIN with no data ahead of it once (tcp_in.c:531-545): the socket hears of it and the application closes it. */
+const FIN_BEFORE_READ_SAFE = { socketErrors: 1, pcbOwned: 0, doubleFrees: 0, callsOnFreed: 0 };
 const DEBUGGER_HOLDS_SAFE = { pcbsInUse: 0, doubleFrees: 0, callsOnFreed: 0 };
 
 describe('native sockets on fakes of lwIP and XS', function () {
@@ -48,6 +50,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
     it('heap-full: a write lwIP\'s heap cannot take throws "would block" and the socket stays whole', function () {
       assert.deepEqual(run(exe, 'heap-full', '--locked').counts, HEAP_FULL_SAFE);
     });
+    it('fin-before-read: a probe\'s FIN before a byte and before the accept is read reaches the socket, which closes', function () {
+      assert.deepEqual(run(exe, 'fin-before-read', '--locked').counts, FIN_BEFORE_READ_SAFE);
+    });
     it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
       const debug = build('tcp-pico-debug', 'tcp-scenarios.c', projectFile('native/socket-pico/tcp-locked.c'), { defines: ['-DmxDebug=1'] });
       assert.deepEqual(run(debug, 'debugger-holds').counts, DEBUGGER_HOLDS_SAFE);
@@ -67,6 +72,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
     });
     it('heap-full: a write lwIP\'s heap cannot take throws "would block" and the socket stays whole', function () {
       assert.deepEqual(run(exe, 'heap-full').counts, HEAP_FULL_SAFE);
+    });
+    it('fin-before-read: a probe\'s FIN before a byte and before the accept is read reaches the socket, which closes', function () {
+      assert.deepEqual(run(exe, 'fin-before-read').counts, FIN_BEFORE_READ_SAFE);
     });
     it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
       const debug = build('tcp-esp32-debug', 'tcp-scenarios.c', projectFile('native/socket-esp32/tcp-esp32.c'), { esp32: true, defines: ['-DmxDebug=1'] });

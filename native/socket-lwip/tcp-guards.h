@@ -112,6 +112,24 @@ void guardedSetErr(struct tcp_pcb *pcb, tcp_err_fn fn)
 	lwipUnlock();
 }
 
+/* A pending record, and whether the client's FIN came before the application read it. The SDK's
+   code sees only `record` (its listener's destructor frees the whole block). */
+typedef struct {
+	ListenerPendingRecord record;
+	uint8_t finished;
+} GuardedPendingRecord;
+
+/* The receive of a pending pcb, in lwIP's input. Data is refused (lwIP keeps it as refused data,
+   offered again by pendingTakeIn). A FIN with no data ahead of it is offered once and never again
+   (tcp_in.c:531-545): noted here, handed to the socket when it takes the pcb in. */
+static err_t pendingReceive(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
+{
+	if (p)
+		return ERR_MEM;
+	((GuardedPendingRecord *)arg)->finished = 1;
+	return ERR_OK;
+}
+
 /* lwIP freed a pending (accepted, not yet read) pcb: its record stays queued, marked dead. */
 static void pendingGone(void *arg, err_t err)
 {
@@ -133,14 +151,15 @@ static err_t guardedAccept(void *arg, struct tcp_pcb *skt, err_t err)
 		return ERR_ABRT;
 	}
 #endif
-	pending = c_malloc(sizeof(ListenerPendingRecord));
+	pending = c_malloc(sizeof(GuardedPendingRecord));
 	if (!pending)
 		return ERR_MEM;	/* lwIP aborts the connection (tcp_in.c, SYN_RCVD) */
 	pending->next = NULL;
 	pending->skt = skt;
+	((GuardedPendingRecord *)pending)->finished = 0;
 	tcp_arg(skt, pending);
 	tcp_err(skt, pendingGone);
-	tcp_recv(skt, listenerReceive);
+	tcp_recv(skt, pendingReceive);
 
 	builtinCriticalSectionBegin();
 	walker = listener->pending;
@@ -195,10 +214,14 @@ static void pendingTakeIn(void *ctx)
 	tcp_recv(pcb, tcpReceive);
 	take->tcp->skt = pcb;
 	/* What the client sent before the accept (its request, right after its handshake) was refused by
-	   listenerReceive (ERR_MEM): lwIP offers it again only at its next fast timer (up to 250 ms) or
-	   with the next segment. Offered now, to the socket's own receive. */
+	   pendingReceive (ERR_MEM): lwIP offers it again only at its next fast timer (up to 250 ms) or
+	   with the next segment. Offered now, to the socket's own receive (a FIN after it goes with it). */
 	if (pcb->refused_data)
 		tcp_process_refused_data(pcb);
+	/* A FIN alone (a health probe that closes before a byte) is told now as lwIP would have told it:
+	   the socket's error trigger, which the adopting socket takes over (tcp.c, `from`). */
+	else if (((GuardedPendingRecord *)pending)->finished)
+		tcpReceive(take->tcp, pcb, NULL, ERR_OK);
 }
 
 void xs_listener_read(xsMachine *the)

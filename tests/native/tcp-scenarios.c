@@ -201,6 +201,17 @@ int main(int argc, char **argv)
 		printf("{\"earlyRead\":%d,\"lateRead\":%d}\n", early, bytesRead - early);
 		return 0;
 	}
+	else if (!strcmp(scenario, "fin-before-read")) {
+		/* A TCP health probe (nc -z, a load balancer): connects, then its FIN before a byte, before the
+		   application has read the listener. The socket must learn its peer has gone and close. */
+		struct tcp_pcb *c = fakeConnect();
+		fakeFin(c);
+		service();
+		service();
+		printf("{\"socketErrors\":%d,\"pcbOwned\":%d,\"doubleFrees\":%d,\"callsOnFreed\":%d}\n", socketErrors,
+			c->inUse && c->owned, fakeCounts.doubleFrees, fakeCounts.callsOnFreed);
+		return 0;
+	}
 	else if (!strcmp(scenario, "debugger-holds")) {
 		/* A debug build whose machine is stopped in xsbug refuses a newcomer with ERR_ABRT, which tells
 		   lwIP the callback aborted the pcb itself (tcp_in.c:958-965): the pcb must not stay held. */
