@@ -34,13 +34,16 @@ void xs_ota_state_confirm(xsMachine *the)
 		xsUnknownError("confirm failed");
 }
 
-/* The version of the app a rollback would boot: the other OTA partition's, when it holds a valid app. */
+/* The version of the app a rollback would boot: the other OTA partition's, when ESP-IDF would boot it.
+   esp_ota_check_rollback_is_possible() (app_update/esp_ota_ops.c) is the judge: it validates the image,
+   which a download cut mid-body fails although its otadata entry stays VALID and its header readable.
+   It reads the whole image (a SHA-256 over it): the firmware HAL asks once a boot and after an upload. */
 void xs_ota_state_rollback_version(xsMachine *the)
 {
 	esp_app_desc_t desc;
 	esp_ota_img_states_t state;
 	const esp_partition_t *other = esp_ota_get_next_update_partition(NULL);
-	if (!other || (ESP_OK != esp_ota_get_partition_description(other, &desc)))
+	if (!other || !esp_ota_check_rollback_is_possible() || (ESP_OK != esp_ota_get_partition_description(other, &desc)))
 		return;
 	if ((ESP_OK == esp_ota_get_state_partition(other, &state)) && ((ESP_OTA_IMG_INVALID == state) || (ESP_OTA_IMG_ABORTED == state)))
 		return;

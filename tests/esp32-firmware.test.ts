@@ -138,6 +138,18 @@ describe('ESP32 firmware update against a fake embedded:update', () => {
     assert.equal(none.status().confirmed, true);
   });
 
+  it('asks the chip for the rollback version once, and again once an upload has begun to write the other slot', () => {
+    ota.other = '0.1.0';
+    const fw = firmware();
+    assert.equal(fw.status().rollback, packVersion(0, 1, 0));
+    assert.equal(fw.status().rollback, packVersion(0, 1, 0));
+    assert.equal(ota.rollbackAsks, 1, 'the chip validates a whole image to answer: asked once');
+    ota.other = undefined; // the upload below is cut: the other slot no longer holds a bootable image
+    fw.begin(1000).abort();
+    assert.equal(fw.status().rollback, -1);
+    assert.equal(ota.rollbackAsks, 2);
+  });
+
   it('through the API: 202, the restart after the answer, and a trial firmware confirming itself once it serves', () => {
     ota.trial = true;
     ota.running = 'ota_1';

@@ -32,10 +32,12 @@ export const ota = {
   trial: false,
   confirms: 0,
   other: undefined as string | undefined,
+  /** How often the firmware asked the chip for the rollback version (the chip validates a whole image). */
+  rollbackAsks: 0,
   chip: 0,
   reset(): void {
     Object.assign(ota, { hasNext: true, written: [], bootNext: false, open: 0, failBegin: false, failWriteAt: -1, failBoot: false, imageLength: -1,
-      running: 'ota_0', trial: false, confirms: 0, other: undefined, chip: 0 });
+      running: 'ota_0', trial: false, confirms: 0, other: undefined, rollbackAsks: 0, chip: 0 });
   },
 };
 
@@ -99,6 +101,6 @@ export const OtaState = {
   running: () => ota.running,
   onTrial: () => ota.trial,
   confirm: () => { ota.trial = false; ota.confirms++; },
-  rollbackVersion: () => ota.other,
+  rollbackVersion: () => { ota.rollbackAsks++; return ota.other; },
   chipId: () => ota.chip,
 };

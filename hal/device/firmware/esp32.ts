@@ -108,6 +108,7 @@ Object.freeze(Esp32Writer.prototype);
 export class Esp32Firmware implements FirmwareHal {
   readonly chipId: number;
   private confirmed: boolean;
+  private rollback: number | undefined = undefined;
 
   constructor(private readonly options: FirmwareOptions) {
     this.chipId = OtaState.chipId();
@@ -127,15 +128,27 @@ export class Esp32Firmware implements FirmwareHal {
   }
 
   status(): FirmwareStatus {
-    const other = OtaState.rollbackVersion();
-    const n = other ? other.split('.') : [];
     return {
       version: this.options.version, build: this.options.build, slot: OtaState.running(), confirmed: this.confirmed,
-      rollback: n.length === 3 ? ((Number(n[0]) << 28) | (Number(n[1]) << 24) | Number(n[2])) >>> 0 : -1,
+      rollback: this.rollbackVersion(),
     };
   }
 
+  /**
+   * The packed version a rollback would boot, or -1. Asked of the chip once, then again only after an
+   * upload began (it writes the other slot): the chip validates the whole image to answer.
+   */
+  private rollbackVersion(): number {
+    if (this.rollback === undefined) {
+      const other = OtaState.rollbackVersion();
+      const n = other ? other.split('.') : [];
+      this.rollback = n.length === 3 ? ((Number(n[0]) << 28) | (Number(n[1]) << 24) | Number(n[2])) >>> 0 : -1;
+    }
+    return this.rollback;
+  }
+
   begin(_length: number): FirmwareWriter {
+    this.rollback = undefined; // the other slot is about to be written
     try {
       this.served(); // this request is the firmware serving: esp_ota_begin needs it confirmed
     } catch (e) {
