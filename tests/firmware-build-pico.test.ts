@@ -88,4 +88,13 @@ describe('firmware build: the Pico W image from an empty build folder', function
     const image = path.join(out, 'bin/pico/pico_w/release/brainstem-rest/xs_pico.uf2');
     assert.ok(fs.statSync(image).size > 1024 * 1024, `${image} is not a whole image`);
   });
+
+  it('answers a failed malloc with NULL, not pico-sdk\'s panic (native/pico-options/pico-options.h)', () => {
+    const elf = path.join(out, 'bin/pico/pico_w/release/brainstem-rest/xs_pico.elf');
+    for (const fn of ['__wrap_malloc', '__wrap_calloc', '__wrap_realloc']) {
+      const d = spawnSync('arm-none-eabi-objdump', ['-d', `--disassemble=${fn}`, elf], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      assert.match(d.stdout, new RegExp(`<${fn}>:`), `${fn} is in the image`);
+      assert.doesNotMatch(d.stdout, /<panic>/, `${fn} calls panic`);
+    }
+  });
 });

@@ -35,3 +35,13 @@
  * inside a function that runs while the flash is being written does not reach for the flash.
  */
 #pragma GCC optimize ("O2")
+
+/*
+ * A full C heap refuses, it does not restart the module. pico-sdk's malloc wrapper panics when an
+ * allocation fails (pico_malloc/malloc.c check_alloc, PICO_MALLOC_PANIC defaults to 1 and Moddable's
+ * make.pico.mk leaves it); the panic restarts the chip. With 0 malloc answers NULL as C expects
+ * (newlib's _sbrk stops at __StackLimit itself), and every caller that checks says so: the socket
+ * guards refuse the connection (native/socket-lwip/tcp-guards.h, ERR_MEM), the SDK's modules throw
+ * "no memory", which the firmware answers as an error. XS's own heap is allocated at start.
+ */
+#define PICO_MALLOC_PANIC 0
