@@ -10,6 +10,7 @@ import * as http from 'node:http';
 import { execFile } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startSimServer } from './sim-server';
+import { request } from './sim-helpers';
 import { createSimModule, type SimModule } from '../hal/sim/index';
 import { Registry } from '../host-server/registry';
 import { startHostServer } from '../host-server/server';
@@ -20,20 +21,6 @@ export const SIM_ADDR = '10.77.0.2';
 export const PAGE_ADDR = '10.77.0.3';
 export const HOST_ADDR = '10.77.0.4';
 const SERIAL = '0x1234ABCD';
-
-/** A curl-like client at `addr`: no Origin, no Sec-Fetch-*, no User-Agent. */
-function request(addr: string, port: number, method: string, p: string, body?: string): Promise<{ status: number; json: any }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: addr, port, method, path: p, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => { text += d; });
-      res.on('end', () => resolve({ status: res.statusCode!, json: text ? JSON.parse(text) : null }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Headless Chromium as a lab PC has it. Its Local Network Access checks are off: the test is of the
  * server's own defence, which must hold for browsers without them (Firefox, Safari, older Chromium)
@@ -102,7 +89,7 @@ async function consoleRun(browser: Browser, port: number, hb: () => Promise<numb
   const shown = await useConsole(page, `http://${SIM_ADDR}:${port}/`, 44);
   await page.close();
   const afterConsole = await hb();
-  await request(SIM_ADDR, port, 'GET', '/api/v1/device/system/0/reset');
+  await request(port, 'GET', '/api/v1/device/system/0/reset', undefined, SIM_ADDR);
   await new Promise((r) => setTimeout(r, 100));
   return { console: shown, consoleSent: sent, afterConsole, consoleSaved: await hb() };
 }
@@ -126,7 +113,7 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((done) => pages.listen(0, PAGE_ADDR, done));
   const pagePort = (pages.address() as { port: number }).port;
-  const hb = async (): Promise<number> => (await request(SIM_ADDR, sim.port, 'GET', '/api/v1/device/system/0/hbinterval')).json.response.value;
+  const hb = async (): Promise<number> => (await request(sim.port, 'GET', '/api/v1/device/system/0/hbinterval', undefined, SIM_ADDR)).json.response.value;
   const browser = await launchBrowser();
   try {
     out.factory = await hb();
@@ -134,11 +121,11 @@ async function main(): Promise<void> {
     for (const [name, base] of [['sim', simBase], ['local', localBase], ['host', hostBase]]) {
       step(`attack ${name}`);
       // An unsaved value: a reset would drop it, a save would keep it across our own reset below.
-      const put = await request(SIM_ADDR, sim.port, 'PUT', '/api/v1/device/system/0/hbinterval', '{"value":33}');
+      const put = await request(sim.port, 'PUT', '/api/v1/device/system/0/hbinterval', 33, SIM_ADDR);
       const { answers, log } = await attack(browser, `http://${PAGE_ADDR}:${pagePort}/`, (t) => { target = t; }, base);
       const afterAttack = await hb();
       const resetPending = device.resetPending();
-      await request(SIM_ADDR, sim.port, 'GET', '/api/v1/device/system/0/reset');
+      await request(sim.port, 'GET', '/api/v1/device/system/0/reset', undefined, SIM_ADDR);
       await new Promise((r) => setTimeout(r, 100));
       out[name] = { put: put.status, answers, log, afterAttack, resetPending, afterOwnReset: await hb() };
     }

@@ -8,11 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface HttpAnswer { status: number; json: any }
 
-/** One request on a fresh connection; `value` makes it a PUT with {"value": value}. */
-export function request(port: number, method: string, urlPath: string, value?: unknown): Promise<HttpAnswer> {
+/** One request on a fresh connection (to `host`, curl-like: no Origin, Referer or User-Agent); `value` makes it a PUT with {"value": value}. */
+export function request(port: number, method: string, urlPath: string, value?: unknown, host = '127.0.0.1'): Promise<HttpAnswer> {
   const body = value === undefined ? undefined : JSON.stringify({ value });
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, agent: false }, (res) => {
+    const req = http.request({ host, port, method, path: urlPath, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => { text += d; });
