@@ -23,6 +23,14 @@ const HEAP_FULL_SAFE = { refused: 1, wouldBlock: 1, socketErrors: 0, traced: 0, 
 /** lwIP offers a FIN with no data ahead of it once (tcp_in.c:531-545): the socket hears of it and the application closes it. */
 const FIN_BEFORE_READ_SAFE = { socketErrors: 1, pcbOwned: 0, doubleFrees: 0, callsOnFreed: 0 };
 const DEBUGGER_HOLDS_SAFE = { pcbsInUse: 0, doubleFrees: 0, callsOnFreed: 0 };
+/** lwIP runs inside new TCP({from}): a segment then is read by the new socket; a RST then is its error, and no freed pcb is touched. */
+function assertAdoptSafe(exe: string, locked: boolean): void {
+  const args = locked ? ['--locked'] : [];
+  const data = run(exe, 'adopt-data', ...args).counts;
+  assert.deepEqual({ ...data, pcbsInUse: undefined }, { bytesRead: 80, socketErrors: 0, doubleFrees: 0, callsOnFreed: 0, staleCallbacks: 0, pcbsInUse: undefined });
+  const rst = run(exe, 'adopt-rst', ...args).counts;
+  assert.deepEqual(rst, { bytesRead: 0, socketErrors: 1, doubleFrees: 0, callsOnFreed: 0, staleCallbacks: 0, pcbsInUse: 0 });
+}
 
 describe('native sockets on fakes of lwIP and XS', function () {
   this.timeout(60000);
@@ -53,6 +61,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
     it('fin-before-read: a probe\'s FIN before a byte and before the accept is read reaches the socket, which closes', function () {
       assert.deepEqual(run(exe, 'fin-before-read', '--locked').counts, FIN_BEFORE_READ_SAFE);
     });
+    it('adopt-data, adopt-rst: a segment or a RST while new TCP({from}) runs is the new socket\'s, and no freed pcb is touched', function () {
+      assertAdoptSafe(exe, true);
+    });
     it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
       const debug = build('tcp-pico-debug', 'tcp-scenarios.c', projectFile('native/socket-pico/tcp-locked.c'), { defines: ['-DmxDebug=1'] });
       assert.deepEqual(run(debug, 'debugger-holds').counts, DEBUGGER_HOLDS_SAFE);
@@ -76,6 +87,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
     it('fin-before-read: a probe\'s FIN before a byte and before the accept is read reaches the socket, which closes', function () {
       assert.deepEqual(run(exe, 'fin-before-read').counts, FIN_BEFORE_READ_SAFE);
     });
+    it('adopt-data, adopt-rst: a segment or a RST while new TCP({from}) runs is the new socket\'s, and no freed pcb is touched', function () {
+      assertAdoptSafe(exe, false);
+    });
     it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
       const debug = build('tcp-esp32-debug', 'tcp-scenarios.c', projectFile('native/socket-esp32/tcp-esp32.c'), { esp32: true, defines: ['-DmxDebug=1'] });
       assert.deepEqual(run(debug, 'debugger-holds').counts, DEBUGGER_HOLDS_SAFE);
@@ -90,6 +104,13 @@ describe('native sockets on fakes of lwIP and XS', function () {
         assert.ok(Number(run(exe, 'fin-rst-linger').counts?.doubleFrees) > 0);
         assert.ok(Number(run(exe, 'scanner').counts?.callsOnFreed) > 0);
         assert.equal(run(exe, 'null-accept').signal, 'SIGSEGV');
+      });
+    }
+    for (const esp32 of [false, true]) {
+      it(`${esp32 ? 'ESP32' : 'Pico W'}: loses a segment that lands inside new TCP({from}) and writes into the pcb a RST there freed`, function () {
+        const exe = build(`tcp-sdk-adopt-${esp32}`, 'tcp-scenarios.c', sdkFile(SDK_TCP), { esp32 });
+        assert.equal(run(exe, 'adopt-data').counts?.bytesRead, 0);
+        assert.ok(Number(run(exe, 'adopt-rst').counts?.callsOnFreed) > 0);
       });
     }
     it('Pico W: leaves a request sent before the accept to lwIP\'s next fast timer (up to 250 ms)', function () {

@@ -28,6 +28,15 @@
  *   while the small segments of other connections (a SYN-ACK, a FIN) sit between those in flight, and
  *   the answer was cut. The application writes those bytes again once another socket's are
  *   acknowledged (src/device/send-turns.ts).
+ * - A socket adopted with new TCP({from}) loses nothing to the moment between the records. The SDK
+ *   copies the from-socket's pcb and bytes, frees its record (doClose, tcp.c:151-154) and only then
+ *   points the pcb's callbacks at the new one (:217-219): lwIP, running meanwhile (an interrupt on the
+ *   Pico W, the tcpip task on the ESP32's other core), put a segment into the freed record (the
+ *   request lost: a client waits for an answer that never comes) or, at a RST, left the new socket a
+ *   freed pcb that the SDK then wrote its callbacks into. Here, before the SDK reads anything, the pcb's
+ *   callbacks are made holding ones where lwIP runs (data refused and kept by lwIP, a FIN or a RST
+ *   noted); the SDK's own callback stores and its Nagle switch for that pcb are noted, and applied
+ *   where lwIP runs once the new record exists, with what came in the meantime handed to it.
  * RAM: nothing more per socket; the listener's pending records are the SDK's.
  */
 
@@ -55,8 +64,28 @@ static err_t guardedWrite(xsMachine *the, struct tcp_pcb *pcb, const void *data,
 		xsUnknownError("would block");
 	return err;
 }
+/* lwIP's Nagle switch (lwip/tcp.h: a read-modify-write of pcb->flags, which lwIP changes too), taken
+   before the SDK's file sees it as guardedNagle below. */
+static void chipNagle(struct tcp_pcb *pcb, u8_t off)
+{
+	if (off)
+		tcp_nagle_disable(pcb);
+	else
+		tcp_nagle_enable(pcb);
+}
+
+/* The chip's callback setters (lwip-locked.h's on the Pico W: under the lock), taken before the SDK's
+   file sees them as the guarded ones below. */
+static void chipSetArg(struct tcp_pcb *pcb, void *arg) { tcp_arg(pcb, arg); }
+static void chipSetRecv(struct tcp_pcb *pcb, tcp_recv_fn fn) { tcp_recv(pcb, fn); }
+static void chipSetSent(struct tcp_pcb *pcb, tcp_sent_fn fn) { tcp_sent(pcb, fn); }
+
 static void guardedSetErr(struct tcp_pcb *pcb, tcp_err_fn fn);
 static void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn);
+static void guardedSetArg(struct tcp_pcb *pcb, void *arg);
+static void guardedSetRecv(struct tcp_pcb *pcb, tcp_recv_fn fn);
+static void guardedSetSent(struct tcp_pcb *pcb, tcp_sent_fn fn);
+static void guardedNagle(struct tcp_pcb *pcb, u8_t off);
 
 #undef tcp_close_safe
 #undef tcp_write_safe
@@ -66,6 +95,14 @@ static void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn);
 #define tcp_write_safe(pcb, data, length, flags) guardedWrite(the, pcb, data, length, flags)
 #define tcp_err(pcb, fn) guardedSetErr(pcb, fn)
 #define tcp_accept(pcb, fn) guardedSetAccept(pcb, fn)
+#define tcp_arg(pcb, a) guardedSetArg(pcb, a)
+#define tcp_recv(pcb, fn) guardedSetRecv(pcb, fn)
+#define tcp_sent(pcb, fn) guardedSetSent(pcb, fn)
+#undef tcp_nagle_disable
+#undef tcp_nagle_enable
+#define tcp_nagle_disable(pcb) guardedNagle(pcb, 1)
+#define tcp_nagle_enable(pcb) guardedNagle(pcb, 0)
+#define xs_tcp_constructor sdk_xs_tcp_constructor
 #define xs_listener_read sdk_xs_listener_read
 #define xs_tcp_get_remoteAddress sdk_xs_tcp_get_remoteAddress
 #define xs_tcp_get_remotePort sdk_xs_tcp_get_remotePort
@@ -75,9 +112,137 @@ static void guardedSetAccept(struct tcp_pcb *pcb, tcp_accept_fn fn);
 
 #undef tcp_err
 #undef tcp_accept
+#undef tcp_arg		/* lwIP's own from here: the code below runs where lwIP runs, or says why not */
+#undef tcp_recv
+#undef tcp_sent
+#undef tcp_nagle_disable
+#undef tcp_nagle_enable
+#undef xs_tcp_constructor
 #undef xs_listener_read
 #undef xs_tcp_get_remoteAddress
 #undef xs_tcp_get_remotePort
+
+/* The pcb being adopted (new TCP({from})), between adoptHoldIn and adoptDoneIn: what lwIP told of it
+   meanwhile, and the callbacks the SDK's constructor stored for it. One at a time: the XS task makes
+   one socket at a time, and only these two functions, where lwIP runs, set and clear `pcb`. */
+static struct {
+	struct tcp_pcb *pcb;
+	uint8_t finished, gone, nagle;	/* nagle: 0 untouched, 1 off (nodelay), 2 on */
+	void *arg;
+	tcp_recv_fn recv;
+	tcp_sent_fn sent;
+	tcp_err_fn err;
+} gAdopting;
+
+static err_t adoptingReceive(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
+{
+	if (p)
+		return ERR_MEM;		/* lwIP keeps it as refused data: adoptDoneIn offers it again */
+	gAdopting.finished = 1;	/* a FIN is offered once (tcp_in.c:531-545) */
+	return ERR_OK;
+}
+
+static void adoptingGone(void *arg, err_t err)
+{
+	gAdopting.gone = 1;		/* lwIP frees the pcb after this call */
+}
+
+/* Where lwIP runs, before the SDK reads the from-socket: its pcb's callbacks become the holding ones. */
+static void adoptHoldIn(void *ctx)
+{
+	struct tcp_pcb *pcb = ((TCP)ctx)->skt;
+	gAdopting.finished = gAdopting.gone = gAdopting.nagle = 0;
+	gAdopting.arg = NULL;
+	gAdopting.recv = NULL;
+	gAdopting.sent = NULL;
+	gAdopting.err = NULL;
+	if (!pcb)
+		return;
+	gAdopting.pcb = pcb;
+	tcp_arg(pcb, NULL);
+	tcp_recv(pcb, adoptingReceive);
+	tcp_sent(pcb, NULL);
+	tcp_err(pcb, adoptingGone);
+}
+
+/* Where lwIP runs, once the new record exists: the SDK's callbacks applied to a pcb still alive, and
+   what came meanwhile handed to it; a pcb lwIP freed meanwhile is the socket's error. */
+static void adoptDoneIn(void *ctx)
+{
+	TCP tcp = ctx;
+	struct tcp_pcb *pcb = gAdopting.pcb;
+	gAdopting.pcb = NULL;
+	if (!pcb || !tcp || (tcp->skt != pcb))
+		return;
+	if (gAdopting.gone) {
+		tcp->skt = NULL;	/* freed by lwIP: tcpError touches no pcb then */
+		tcpError(tcp, ERR_RST);
+		return;
+	}
+	tcp_arg(pcb, gAdopting.arg);
+	tcp_recv(pcb, gAdopting.recv);
+	tcp_sent(pcb, gAdopting.sent);
+	tcp_err(pcb, gAdopting.err);
+	if (gAdopting.nagle)
+		chipNagle(pcb, 1 == gAdopting.nagle);
+	if (pcb->refused_data)
+		tcp_process_refused_data(pcb);
+	else if (gAdopting.finished && gAdopting.recv)
+		gAdopting.recv(gAdopting.arg, pcb, NULL, ERR_OK);
+}
+
+/* new TCP(options): the SDK's constructor, with the adoption window closed around it. */
+void xs_tcp_constructor(xsMachine *the)
+{
+	TCP from = NULL;
+	if ((xsmcArgc > 0) && xsmcHas(xsArg(0), xsID_from)) {
+		/* Read through xsResult, not a var (the SDK's constructor makes those), then given back: an
+		   object left in a constructor's result is what `new` answers. */
+		xsmcGet(xsResult, xsArg(0), xsID_from);
+		from = xsmcGetHostDataValidate(xsResult, (void *)&xsTCPHooks);
+		xsResult = xsThis;
+		if (from->skt)
+			lwipRun(adoptHoldIn, from);
+		else
+			from = NULL;	/* the SDK throws "invalid from" */
+	}
+	sdk_xs_tcp_constructor(the);	/* where it throws ("no memory"), it has closed the pcb: guardedCloseIn */
+	if (from)
+		lwipRun(adoptDoneIn, xsmcGetHostData(xsThis));
+}
+
+/* The SDK's callback stores: noted while their pcb is being adopted, made at once otherwise. */
+void guardedSetArg(struct tcp_pcb *pcb, void *arg)
+{
+	if (pcb == gAdopting.pcb)
+		gAdopting.arg = arg;
+	else
+		chipSetArg(pcb, arg);
+}
+
+void guardedSetRecv(struct tcp_pcb *pcb, tcp_recv_fn fn)
+{
+	if (pcb == gAdopting.pcb)
+		gAdopting.recv = fn;
+	else
+		chipSetRecv(pcb, fn);
+}
+
+void guardedSetSent(struct tcp_pcb *pcb, tcp_sent_fn fn)
+{
+	if (pcb == gAdopting.pcb)
+		gAdopting.sent = fn;
+	else
+		chipSetSent(pcb, fn);
+}
+
+void guardedNagle(struct tcp_pcb *pcb, u8_t off)
+{
+	if (pcb == gAdopting.pcb)
+		gAdopting.nagle = off ? 1 : 2;
+	else
+		chipNagle(pcb, off);
+}
 
 /* The close, where lwIP runs: the pcb is read there (an error callback may have just cleared it), its
    callbacks are dropped (they name a record about to be freed), then lwIP's own close. */
@@ -87,6 +252,8 @@ static void guardedCloseIn(void *ctx)
 	if (!pcb)
 		return;
 	*slot = NULL;
+	if (pcb == gAdopting.pcb)
+		gAdopting.pcb = NULL;	/* closed in the middle of its adoption: nothing is applied to it */
 	if (LISTEN != pcb->state) {	/* lwIP asserts on these for a listen pcb */
 		tcp_recv(pcb, NULL);
 		tcp_sent(pcb, NULL);
@@ -105,6 +272,11 @@ void guardedClose(struct tcp_pcb **slot)
 /* The SDK drops the error callback after a FIN; it is kept here until guardedCloseIn drops it. */
 void guardedSetErr(struct tcp_pcb *pcb, tcp_err_fn fn)
 {
+	if (pcb == gAdopting.pcb) {
+		if (fn)
+			gAdopting.err = fn;
+		return;
+	}
 	if (!fn)
 		return;
 	lwipLock();

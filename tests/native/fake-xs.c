@@ -7,6 +7,16 @@
 #include "fake-xs.h"
 
 int fakeRemembered;
+void (*fakeForgetHook)(void);
+
+void fakeForget(void)
+{
+	void (*hook)(void) = fakeForgetHook;
+	fakeRemembered--;
+	fakeForgetHook = NULL;
+	if (hook)
+		hook();
+}
 int fakeTraces;		/* "tcp write failed" and other traces */
 int fakeDebugLoop;		/* a debug build's machine is stopped in xsbug (fxInNetworkDebugLoop) */
 

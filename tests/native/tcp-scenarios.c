@@ -5,7 +5,7 @@
  * its remoteAddress, adopts it with new TCP({from}) (closing it when that throws), reads what arrives,
  * writes an answer, and closes on an error, at once or after lingering. Prints what the fake lwIP
  * counted as one JSON line. Usage: tcp-scenarios SCENARIO [--locked] (fin-rst, fin-rst-linger, scanner,
- * scanner-after-read, null-accept, early-request; --locked counts lwIP calls the main loop makes outside
+ * scanner-after-read, null-accept, early-request, adopt-data, adopt-rst; --locked counts lwIP calls the main loop makes outside
  * the lock). early-request prints how many bytes of a request sent before the accept the application
  * read before lwIP's next fast timer (earlyRead) and after it (lateRead).
  */
@@ -131,6 +131,11 @@ static void listen(void)
 	callOn(&listener, 1, (xsSlot){ .kind = kFakeOptions, .options = &options }, xs_listener_constructor);
 }
 
+/* What lwIP does in the adoption window (adopt-data, adopt-rst). */
+static struct tcp_pcb *adopting;
+static void segmentNow(void) { fakeData(adopting, 80); }
+static void rstNow(void) { fakeRst(adopting); }
+
 /* Four clients after the rest: each is answered and closes; no two share a pcb. */
 static void fourClients(void)
 {
@@ -210,6 +215,23 @@ int main(int argc, char **argv)
 		service();
 		printf("{\"socketErrors\":%d,\"pcbOwned\":%d,\"doubleFrees\":%d,\"callsOnFreed\":%d}\n", socketErrors,
 			c->inUse && c->owned, fakeCounts.doubleFrees, fakeCounts.callsOnFreed);
+		return 0;
+	}
+	else if (!strcmp(scenario, "adopt-data") || !strcmp(scenario, "adopt-rst")) {
+		/* lwIP runs in the middle of new TCP({from}) (an interrupt, or the tcpip task on the other core):
+		   the request's segment, or the client's RST, arrives as the SDK lets the from-socket's record go
+		   (doClose's xsForget, tcp.c:283), before it points the pcb at the new record (:217-219). */
+		adopting = fakeConnect();
+		fakeForgetHook = strcmp(scenario, "adopt-rst") ? segmentNow : rstNow;
+		service();
+		service();
+		fakeFastTimer();
+		service();
+		for (int i = 0; i < socketCount; i++)
+			callOn(&sockets[i], 0, (xsSlot){ 0 }, xs_tcp_close);
+		service();
+		printf("{\"bytesRead\":%d,\"socketErrors\":%d,\"doubleFrees\":%d,\"callsOnFreed\":%d,\"staleCallbacks\":%d,\"pcbsInUse\":%d}\n",
+			bytesRead, socketErrors, fakeCounts.doubleFrees, fakeCounts.callsOnFreed, fakeCounts.staleCallbacks, fakePcbsInUse());
 		return 0;
 	}
 	else if (!strcmp(scenario, "debugger-holds")) {

@@ -89,8 +89,11 @@ void fakeTrace(const char *text);
 #define xsmcGetHostDataValidate(slot, h) fakeValidate(the, &(slot), h)
 #define xsSetHostHooks(slot, h) ((slot).object->hooks = (h))
 #define xsmcSetHostDestructor(slot, d) ((slot).object->hooks = NULL)
+void fakeForget(void);
+/* Called once at the next xsForget (a socket's record let go, as doClose does): what lwIP does meanwhile. */
+extern void (*fakeForgetHook)(void);
 #define xsRemember(slot) (fakeRemembered++)
-#define xsForget(slot) (fakeRemembered--)
+#define xsForget(slot) fakeForget()
 #define xsmcSetInteger(slot, value) ((slot).kind = kFakeInteger, (slot).integer = (int)(value))
 #define xsmcToInteger(slot) ((slot).integer)
 #define xsmcToBoolean(slot) ((slot).integer != 0)
