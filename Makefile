@@ -146,6 +146,8 @@ clean: ## remove build/
 # make device                  build for an ESP32 module (needs $MODDABLE and ESP-IDF v6.0: docs/esp32.md);
 #                              where ESP-IDF cannot link the image, Moddable's compile of XS, the SDK
 #                              modules and the project's C only, then one line says what the link lacks
+# make device PLATFORM=esp32/wired   an ESP32 with Ethernet (MCCONFIG_ARGS="ethernet=wt32-eth01|esp32-poe")
+# make device PLATFORM=esp32/qemu    the emulated ESP32 (QEMU's OpenCores MAC, UART console): make esp32-emu-net
 # make device PLATFORM=pico/pico_w
 #                              build for a Raspberry Pi Pico W (needs the Pico tools: docs/pico.md); the
 #                              image is build/bin/pico/pico_w/release/brainstem-rest/xs_pico.uf2 under
@@ -164,6 +166,8 @@ MCCONFIG_ARGS ?=
 DEVICE_BUILD_DIR ?=
 MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
+
+.PHONY: esp32-emu-net esp32-emu-figures
 .PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools esp32-tools esp32-link pico-tools pico-size pico-anchor pico-emu pico-emu-net pico-emu-figures pico-emu-walk pico-emu-hostile check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
@@ -214,12 +218,17 @@ pico-tools: ## check that the Pico W build tools are present (docs/pico.md)
 # The ESP32 tools (docs/esp32.md): ESP-IDF v6.0 at IDF_PATH as a git checkout (Moddable's make.esp32.mk
 # reads its version with git describe), xtensa-esp32-elf-gcc on PATH, `python` on PATH (make.esp32.mk
 # runs its version check with it) and a Python with ESP-IDF's kconfgen (esp-idf-kconfig) as IDF_PYTHON.
-IS_ESP32 = $(filter esp32,$(PLATFORM))
+# PLATFORM=esp32/wired (an ESP32 with Ethernet: the board config.ethernet names, wt32-eth01 or esp32-poe)
+# and esp32/qemu (the emulated ESP32, QEMU's OpenCores MAC) are this project's subplatforms, folders of
+# esp32/ that mcconfig takes as esp32:FOLDER.
+IS_ESP32 = $(filter esp32 esp32/wired esp32/qemu,$(PLATFORM))
+IS_WIRED = $(filter esp32/wired esp32/qemu,$(PLATFORM))
+MC_PLATFORM = $(if $(IS_WIRED),esp32:$(CURDIR)/$(PLATFORM),$(PLATFORM))
 IDF_PYTHON ?= python3
 
 # Says in one line which ESP32 tool is missing instead of failing inside mcconfig.
 esp32-tools: ## check that the ESP32 build tools are present (docs/esp32.md)
-	@missing() { echo "make device PLATFORM=esp32: $$1 (docs/esp32.md)" >&2; exit 1; }; \
+	@missing() { echo "make device PLATFORM=$(PLATFORM): $$1 (docs/esp32.md)" >&2; exit 1; }; \
 	[ -n "$(IDF_PATH)" ] || missing "IDF_PATH is not set (an ESP-IDF v6.0 checkout)"; \
 	[ -d "$(IDF_PATH)/components/esp_system" ] || missing "no ESP-IDF at IDF_PATH=$(IDF_PATH)"; \
 	tag=$$(git -C "$(IDF_PATH)" describe --always --abbrev=0 2>/dev/null); \
@@ -228,26 +237,33 @@ esp32-tools: ## check that the ESP32 build tools are present (docs/esp32.md)
 	command -v python >/dev/null || missing "no python on PATH (Moddable's make.esp32.mk runs python; Debian: python-is-python3)"; \
 	$(IDF_PYTHON) -c 'import kconfgen' 2>/dev/null || missing "IDF_PYTHON=$(IDF_PYTHON) has no esp-idf-kconfig (ESP-IDF's kconfgen makes sdkconfig.h)"
 
-# What ESP-IDF's own build and link (idf.py build) need beyond esp32-tools: the Wi-Fi libraries (the
-# esp32-wifi-lib submodule in components/esp_wifi/lib), the xtensa C++ compiler, and an idf.py whose
-# Python check passes (. $$IDF_PATH/export.sh). With them all, make device runs mcconfig -m (build and
-# flash). Without them, esp32-link compiles Moddable's half of the build (tools/esp32/archive.mjs: XS,
-# the SDK modules, the project's C and the XS image into xs_esp32.a, with ESP-IDF's headers and an
-# sdkconfig.h from ESP-IDF's kconfgen), prints its sizes and stops with one line naming what is missing.
+# What ESP-IDF's link needs beyond esp32-tools: the xtensa C++ compiler and, for a Wi-Fi image, the
+# Wi-Fi libraries (the esp32-wifi-lib submodule in components/esp_wifi/lib). With them and an idf.py
+# whose Python check passes (. $$IDF_PATH/export.sh), make device runs mcconfig -m (build and flash).
+# With them but no such idf.py, tools/esp32/archive.mjs --link compiles Moddable's half (XS, the SDK
+# modules, the project's C and the XS image into xs_esp32.a, with ESP-IDF's headers and an sdkconfig.h
+# from ESP-IDF's kconfgen) and links the image with ESP-IDF's CMake as idf.py build would
+# (tools/esp32/link.mjs): xs_esp32.bin and the 4 MB flash image xs_esp32-flash.bin. Without them, it
+# compiles Moddable's half, prints its sizes and stops with one line naming what is missing.
 ESP32_LINK_MISSING = $(strip \
-	$(if $(wildcard $(IDF_PATH)/components/esp_wifi/lib/esp32/libnet80211.a),,the Wi-Fi libraries ($(IDF_PATH)/components/esp_wifi/lib has none: esp32-wifi-lib);) \
-	$(if $(shell command -v xtensa-esp32-elf-g++),,xtensa-esp32-elf-g++ on PATH;) \
-	$(if $(shell idf.py --version >/dev/null 2>&1 && echo ok),,an idf.py on PATH that passes its Python check;))
+	$(if $(IS_WIRED),,$(if $(wildcard $(IDF_PATH)/components/esp_wifi/lib/esp32/libnet80211.a),,the Wi-Fi libraries ($(IDF_PATH)/components/esp_wifi/lib has none: esp32-wifi-lib);)) \
+	$(if $(shell command -v xtensa-esp32-elf-g++),,xtensa-esp32-elf-g++ on PATH;))
+ESP32_IDF_PY = $(if $(shell idf.py --version >/dev/null 2>&1 && echo ok),ok)
 ESP32_OUT = $(or $(DEVICE_BUILD_DIR),$(MODDABLE)/build)
 
-esp32-link: $(NPM_STAMP) moddable-tools esp32-tools ## compile Moddable's half of the ESP32 build and stop where ESP-IDF cannot link (docs/esp32.md)
-	@missing="$(ESP32_LINK_MISSING)"; [ -z "$$missing" ] || { \
-		PATH="$(CURDIR)/node_modules/.bin:$$PATH" IDF_PYTHON="$(IDF_PYTHON)" node tools/esp32/archive.mjs "$(ESP32_OUT)" $(MCCONFIG_ARGS) && \
-		echo "make device PLATFORM=esp32: XS, the SDK modules and the project's C are compiled (xs_esp32.a); ESP-IDF cannot link the image here without $${missing%;} (docs/esp32.md)" >&2; exit 1; }
+esp32-link: $(NPM_STAMP) moddable-tools esp32-tools ## the ESP32 image where idf.py cannot run, or Moddable's half of it (docs/esp32.md)
+	@missing="$(ESP32_LINK_MISSING)"; \
+	if [ -n "$$missing" ]; then \
+		PATH="$(CURDIR)/node_modules/.bin:$$PATH" IDF_PYTHON="$(IDF_PYTHON)" node tools/esp32/archive.mjs "$(ESP32_OUT)" "$(MC_PLATFORM)" $(MCCONFIG_ARGS) && \
+		echo "make device PLATFORM=$(PLATFORM): XS, the SDK modules and the project's C are compiled (xs_esp32.a); ESP-IDF cannot link the image here without $${missing%;} (docs/esp32.md)" >&2; exit 1; \
+	elif [ -z "$(ESP32_IDF_PY)" ]; then \
+		PATH="$(CURDIR)/node_modules/.bin:$$PATH" IDF_PYTHON="$(IDF_PYTHON)" node tools/esp32/archive.mjs --link "$(ESP32_OUT)" "$(MC_PLATFORM)" $(MCCONFIG_ARGS); \
+	fi
 
-device: $(NPM_STAMP) moddable-tools $(if $(IS_PICO),pico-tools) $(if $(IS_ESP32),esp32-link) ## firmware with the Moddable SDK (PLATFORM=esp32, pico/pico_w or lin)
-	$(if $(IS_PICO),$(PICO_ENV)) PATH="$(CURDIR)/node_modules/.bin:$$PATH" \
-		mcconfig -m -p $(PLATFORM) $(if $(IS_PICO),-t build) $(MCCONFIG_OUT) $(MCCONFIG_ARGS) manifest.json
+device: $(NPM_STAMP) moddable-tools $(if $(IS_PICO),pico-tools) $(if $(IS_ESP32),esp32-link) ## firmware with the Moddable SDK (PLATFORM=esp32, esp32/wired, esp32/qemu, pico/pico_w or lin)
+	@if [ -z "$(IS_ESP32)" ] || [ -n "$(ESP32_IDF_PY)" ]; then \
+		$(if $(IS_PICO),$(PICO_ENV)) PATH="$(CURDIR)/node_modules/.bin:$$PATH" \
+		mcconfig -m -p $(MC_PLATFORM) $(if $(IS_PICO),-t build) $(MCCONFIG_OUT) $(MCCONFIG_ARGS) manifest.json; fi
 
 # What the Pico W image costs (flash, RAM, C heap, the XS image, the uf2), read from the build that
 # make device PLATFORM=pico/pico_w left under DEVICE_BUILD_DIR (or $MODDABLE/build) with arm-none-eabi's
@@ -312,6 +328,23 @@ pico-emu-hostile: build mdns-tools ## the emulated Pico W: hundreds of aborting 
 pico-emu-walk: build mdns-tools ## the emulated Pico W: GET every route, PUT round trips, DNS-SD after 150 s
 	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
 	PICO_IMAGE="$(PICO_IMAGE)" PICO_BOOTROM="$(PICO_BOOTROM)" $(MOCHA) --exit --timeout 3700000 build/tests/pico-emu-walk.long.js
+
+# The wired ESP32 image on QEMU's esp32 machine (docs/esp32.md "On an emulated ESP32"): the flash image
+# of make device PLATFORM=esp32/qemu booted in a network namespace of its own (root, unshare -n) with
+# its OpenCores MAC on a TAP device, dnsmasq's DHCP and an eFuse MAC of its own
+# (tools/esp32-emu/netns.sh); curl asks it every 10 s, or ESP32_EMU_CLIENT runs a client command in the
+# namespace (the board is 192.168.77.50, as the emulated Pico W is, so the same clients ask it).
+# ESP32_QEMU: qemu-system-xtensa with the esp32 machine (docs/esp32.md: QEMU by hand).
+ESP32_FLASH_IMAGE ?= $(or $(DEVICE_BUILD_DIR),$(if $(MODDABLE),$(MODDABLE)/build))/bin/esp32/qemu/release/brainstem-rest/xs_esp32-flash.bin
+ESP32_QEMU ?= qemu-system-xtensa
+ESP32_EMU_SECONDS ?= 120
+esp32-emu-net: build ## the emulated ESP32 on a TAP link in a network namespace, with DHCP, asked by curl (or ESP32_EMU_CLIENT)
+	@command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq dnsmasq-base; }
+	ESP32_QEMU="$(ESP32_QEMU)" nice -n 19 unshare -n tools/esp32-emu/netns.sh $(ESP32_EMU_SECONDS) "$(ESP32_FLASH_IMAGE)"
+
+esp32-emu-figures: build ## the emulated ESP32: boot to first answer, GET times, four clients at once (tools/esp32-emu/figures.ts)
+	@command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq dnsmasq-base; }
+	ESP32_QEMU="$(ESP32_QEMU)" ESP32_EMU_CLIENT="node $(CURDIR)/build/tools/esp32-emu/figures.js" nice -n 19 unshare -n tools/esp32-emu/netns.sh 900 "$(ESP32_FLASH_IMAGE)" | grep '^figures:'
 
 # A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.
 device-budget: $(NPM_STAMP) moddable-tools ## desktop-host build inside the module's fixed XS heap

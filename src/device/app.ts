@@ -26,6 +26,7 @@ import { deviceSha256 } from '../../hal/device/sha256';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
 import { Announcer } from './announce';
+import { announcedHostname } from '../api/announcement';
 import type { HttpRequest, HttpResponse, RequestHandler } from '../http/request';
 import { startWatchdog } from './keepalive';
 import { createFirmware } from 'hal/device/firmware/platform';
@@ -115,7 +116,8 @@ export class App implements NetworkWatcher, RequestHandler {
     // repeats from one boot to the next where rand() is never seeded (xs/platforms/pico/xsHost.h:337).
     this.api = new Api([device], { ...access, codec, ticks, sha256: deviceSha256, bootId: String(device.restarts.boots()),
       openapi: deviceOpenApi(), consoleGzip: deviceConsolePage() });
-    this.network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password) });
+    this.network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password),
+      hostname: () => (this.identified() ? announcedHostname(device) : undefined) });
   }
 
   /** Join the network; serve and announce whenever it is up. */
@@ -124,7 +126,7 @@ export class App implements NetworkWatcher, RequestHandler {
     network.watch(this);
     // The network time (config.sntp), asked until a server answers; the desktop host keeps the host's clock.
     const sntp = text(config.sntp);
-    if (sntp && text(config.ssid)) network.watch(new ClockSync(sntp, this.device));
+    if (sntp && network.joins) network.watch(new ClockSync(sntp, this.device));
     network.start();
   }
 
@@ -158,7 +160,7 @@ export class App implements NetworkWatcher, RequestHandler {
     else then();
   }
 
-  /** The serial, from the Wi-Fi station's MAC (or the desktop host's identifier) where none is configured. */
+  /** The serial, from the link's MAC (or the desktop host's identifier) where none is configured. */
   private identified(): boolean {
     const mac = this.network.stationMac || platform.identifier();
     this.device.identify(serialFromMac(mac));

@@ -32,6 +32,7 @@ const FAKES: Record<string, string> = {
   'embedded:io/socket/udp': './udp',
   // Not a fake: the ESP32 socket (on the fake UDP socket).
   'src/device/mdns-socket/platform': '../../src/device/mdns-socket/ecma419',
+  'src/device/link/platform': '../../src/device/link/wifi',
 };
 
 type Resolve = (request: string, ...rest: unknown[]) => string;

@@ -1,5 +1,5 @@
 // What a client in the emulated board's namespace has (tools/pico-emu/netns.sh runs it as
-// PICO_EMU_CLIENT): HTTP to the board, the board's console so far, the access point's switch and
+// PICO_EMU_CLIENT, tools/esp32-emu/netns.sh as ESP32_EMU_CLIENT, with the console in BOARD_LOG): HTTP to the board, the board's console so far, the access point's switch and
 // python-zeroconf. It prints `client: …` lines as it goes and one `result: {…}` line, which the test
 // (tests/pico-emu-run.ts) reads; it judges nothing itself.
 import { spawnSync } from 'node:child_process';
@@ -8,6 +8,8 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 
 export const BOARD = '192.168.77.50';
+/** The board's token where its image has one (the emulated ESP32's: ESP32_EMU_TOKEN): sent as Bearer. */
+const TOKEN = process.env.BOARD_TOKEN;
 const ROOT = path.resolve(__dirname, '../../..');
 
 export interface Answer { status: number; headers: http.IncomingHttpHeaders; body: Buffer; error?: string; seconds: number }
@@ -31,7 +33,8 @@ export function request(method: string, target: string, body?: string, timeoutMs
   if (boardStopped()) return Promise.resolve({ status: 0, headers: {}, body: Buffer.alloc(0), error: 'the board stopped', seconds: 0 });
   return new Promise((resolve) => {
     const req = http.request({ host: BOARD, port: 80, method, path: target, agent: false, timeout: timeoutMs,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+      headers: { ...(TOKEN ? { Authorization: `Bearer ${TOKEN}` } : {}),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), seconds: (Date.now() - t0) / 1000 }));
@@ -68,7 +71,7 @@ export async function waitServing(seconds: number): Promise<boolean> {
 /** The board's console so far (the runner's output). */
 export function boardLog(): string {
   try {
-    return fs.readFileSync(process.env.PICO_EMU_LOG ?? '', 'utf8');
+    return fs.readFileSync(process.env.PICO_EMU_LOG ?? process.env.BOARD_LOG ?? '', 'utf8');
   } catch {
     return '';
   }

@@ -1,0 +1,45 @@
+// The wired ESP32 image on the emulated ESP32 (tests/esp32-emu-run.ts) against a hostile lab network:
+// the Pico W's hostile client (tests/pico-emu/hostile-client.ts) at the same address: four clients
+// beside mDNS queries, clients that abort mid-answer and mid-stream (a FIN, then a RST), scanners, 16
+// connections at once (more than lwIP's 8 pcbs: the NULL pcb), a client that stops acknowledging; after
+// each, four clients at once get whole answers, and the board never panics or restarts.
+import { strict as assert } from 'node:assert';
+import { boardTrouble, missing, restartsIn, runBoard } from './esp32-emu-run';
+import { clientResult } from './pico-emu-run';
+
+const REAL_SECONDS = 1800;
+const COUNTS = process.env.ESP32_EMU_HOSTILE ?? 'aborts=20,streams=10,scanners=40,bursts=2,stalls=1,races=2';
+
+interface Phase { name: string; done: unknown; after: { path: string; status: number; whole: string }[] }
+interface Seen { served: boolean; phases: Phase[]; mdnsQueries: number }
+
+describe('ESP32 wired image on an emulated ESP32: a hostile lab network', function () {
+  const why = missing();
+  let out = '';
+  let seen: Seen | undefined;
+  before(async function () {
+    if (why) this.skip();
+    this.timeout((REAL_SECONDS + 90) * 1000);
+    out = await runBoard({ seconds: REAL_SECONDS, client: 'pico-emu/hostile-client.js', env: { PICO_EMU_HOSTILE: COUNTS } });
+    seen = clientResult<Seen>(out);
+    for (const line of out.split('\n').filter((l) => l.startsWith('client: '))) console.log(`      ${line.slice(0, 300)}`);
+  });
+  const skipped = why ? ` (skipped: ${why})` : '';
+
+  it(`after aborting clients, scanners, 16 at once and beside a stalled client, four clients get whole answers, with no panic or restart${skipped}`, function () {
+    assert.ok(seen?.served, out.slice(-20000));
+    assert.equal(restartsIn(out), 0, out.slice(-30000));
+    assert.equal(boardTrouble(out), undefined, out.slice(-30000));
+    assert.deepEqual(seen.phases.map((p) => p.name), ['four clients beside mDNS queries', 'aborts mid-answer', 'aborts mid-stream',
+      'scanners', '16 at once', 'a client that stops acknowledging'], out.slice(-20000));
+    for (const p of seen.phases) {
+      for (const f of p.after) {
+        assert.equal(f.status, 200, `${p.name}: ${f.path} ${JSON.stringify(f)}`);
+        assert.doesNotMatch(f.whole, /cut|not whole|bad/, `${p.name}: ${f.path} ${JSON.stringify(f)}`);
+      }
+    }
+    const stalled = seen.phases[5].done as string[];
+    assert.ok(stalled.length > 0 && stalled.every((d) => d === 'served'), `four clients while a client was stalled: ${JSON.stringify(stalled)}`);
+    assert.ok(seen.mdnsQueries > 0, out.slice(-20000));
+  });
+});
