@@ -5,7 +5,8 @@
 // a qemu-system-xtensa with the esp32 machine (ESP32_QEMU, or on PATH), root, dnsmasq, curl and
 // python3-zeroconf; `missing()` says which is not there. The clients are the emulated Pico W's
 // (tests/pico-emu/*-client.ts): the board has the same address, 192.168.77.50, and serial 0xC1000001.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { runNamespace } from './emu-process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -48,28 +49,11 @@ export interface BoardRun {
 
 /** Runs the board (under nice -n 19) and returns everything printed: console, dnsmasq, curl or the client. */
 export function runBoard(run: BoardRun): Promise<string> {
-  return new Promise((resolve) => {
-    const args = ['-n', '19', 'unshare', '-n', 'tools/esp32-emu/netns.sh', String(run.seconds), IMAGE];
-    const env: Record<string, string | undefined> = { ...process.env, ESP32_QEMU: QEMU, BOARD_TOKEN: TOKEN, ...run.env };
-    if (run.client) env.ESP32_EMU_CLIENT = `node ${path.join(ROOT, 'build/tests', run.client)}`;
-    if (run.flash) env.ESP32_EMU_FLASH = run.flash;
-    const p = spawn('nice', args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const stop = (): void => {
-      try { process.kill(-p.pid!, 'SIGTERM'); } catch { /* already gone */ }
-    };
-    const timer = setTimeout(stop, (run.seconds + 60) * 1000);
-    const take = (chunk: Buffer): void => {
-      out += chunk.toString();
-      if (run.done?.(out)) stop();
-    };
-    p.stdout.on('data', take);
-    p.stderr.on('data', take);
-    p.on('close', () => {
-      clearTimeout(timer);
-      resolve(out);
-    });
-  });
+  const args = ['-n', '19', 'unshare', '-n', 'tools/esp32-emu/netns.sh', String(run.seconds), IMAGE];
+  const env: Record<string, string | undefined> = { ...process.env, ESP32_QEMU: QEMU, BOARD_TOKEN: TOKEN, ...run.env };
+  if (run.client) env.ESP32_EMU_CLIENT = `node ${path.join(ROOT, 'build/tests', run.client)}`;
+  if (run.flash) env.ESP32_EMU_FLASH = run.flash;
+  return runNamespace(ROOT, args, env, run.seconds, run.done);
 }
 
 /** What stopped or restarted the board unasked: a panic, an abort (XS's too: a full heap), a failed assertion, a watchdog. */

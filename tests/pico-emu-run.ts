@@ -3,7 +3,8 @@
 // the image of make device PLATFORM=pico/pico_w built with ssid=lab password=secret (PICO_IMAGE), the
 // RP2040 boot ROM (PICO_BOOTROM), rp2040js, root, socat, dnsmasq, curl and python3-zeroconf;
 // `missing()` says which is not there.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { runNamespace } from './emu-process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -51,28 +52,11 @@ export interface BoardRun {
 
 /** Runs the board (under nice -n 19) and returns everything printed: console, dnsmasq, curl or the client. */
 export function runBoard(run: BoardRun): Promise<string> {
-  return new Promise((resolve) => {
-    const args = ['-n', '19', 'unshare', '-n', 'tools/pico-emu/netns.sh', String(run.seconds), '--image', IMAGE,
-      '--bootrom', BOOTROM, '--ssid', 'lab', '--password', 'secret', '--mac', run.mac ?? '28:cd:c1:00:00:01', ...(run.args ?? [])];
-    const env: Record<string, string | undefined> = { ...process.env, ...run.env };
-    if (run.client) env.PICO_EMU_CLIENT = `node ${path.join(ROOT, 'build/tests/pico-emu', run.client)}`;
-    const p = spawn('nice', args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const stop = (): void => {
-      try { process.kill(-p.pid!, 'SIGTERM'); } catch { /* already gone */ }
-    };
-    const timer = setTimeout(stop, (run.seconds + 60) * 1000);
-    const take = (chunk: Buffer): void => {
-      out += chunk.toString();
-      if (run.done?.(out)) stop();
-    };
-    p.stdout.on('data', take);
-    p.stderr.on('data', take);
-    p.on('close', () => {
-      clearTimeout(timer);
-      resolve(out);
-    });
-  });
+  const args = ['-n', '19', 'unshare', '-n', 'tools/pico-emu/netns.sh', String(run.seconds), '--image', IMAGE,
+    '--bootrom', BOOTROM, '--ssid', 'lab', '--password', 'secret', '--mac', run.mac ?? '28:cd:c1:00:00:01', ...(run.args ?? [])];
+  const env: Record<string, string | undefined> = { ...process.env, ...run.env };
+  if (run.client) env.PICO_EMU_CLIENT = `node ${path.join(ROOT, 'build/tests/pico-emu', run.client)}`;
+  return runNamespace(ROOT, args, env, run.seconds, run.done);
 }
 
 /** The client's `result: {…}` line, parsed (undefined when it printed none). */
