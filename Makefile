@@ -372,7 +372,7 @@ device-measure: $(NPM_STAMP) moddable-tools ## debug desktop-host build that pri
 #   make mcsim-load MCSIM_APP=/tmp/b/bin/lin/mc/debug/brainstem-rest-measure/mc.so LOAD_ARGS="--hold 4"
 MCSIM_APP ?=
 LOAD_ARGS ?= --mixed
-mcsim-load: ## run MCSIM_APP (a device build's mc.so) under mcsim with a load (LOAD_ARGS, default --mixed)
+mcsim-load: build ## run MCSIM_APP (a device build's mc.so) under mcsim with a load (LOAD_ARGS, default --mixed)
 	@[ -n "$(MCSIM_APP)" ] || { echo "make mcsim-load: MCSIM_APP=path/to/mc.so (make device-budget, device-budget-3q or device-measure)" >&2; exit 1; }
 	@command -v Xvfb >/dev/null || { apt-get update -qq && apt-get install -y -qq xvfb; }
 	node tools/mcsim-run.mjs --app "$(MCSIM_APP)" -- node tools/mcsim-churn-load.mjs $(LOAD_ARGS)

@@ -1,9 +1,12 @@
 // The body of an answer that goes on after its head (a ResponseStream), as a Connection sends it.
 // An event stream is polled once a tick while its client keeps up, its text written as is until the
-// connection closes. A finite stream (the device description) is polled a piece at a time, and only
-// while less than a segment of it waits in the transport (STREAM_LOW_WATER); each
-// piece is written as one array, behind its chunk-size line (HTTP/1.1, chunked) or bare (HTTP/1.0: the
-// close ends the body), so no more than about a segment of it is ever held. Made by a Connection when an answer streams, dropped when it ends: an idle connection holds none.
+// connection closes. A finite stream (the device description, /metrics) is polled only while nothing
+// of it waits in the transport, and its pieces are joined into one write of about a segment
+// (STREAM_WRITE_CHARS): one array, behind its chunk-size line (HTTP/1.1, chunked) or bare (HTTP/1.0:
+// the close ends the body). So a streaming connection holds one array of at most about a segment, not
+// a queue of small ones (each an object of its own in a heap counted in slots), and a paced transport
+// (the Pico W) still sends a segment a turn. Made by a Connection when an answer streams, dropped
+// when it ends: an idle connection holds none.
 
 import type { HttpResponse, ResponseStream } from './request';
 import type { TextCodec } from '../../util/text';
@@ -17,13 +20,14 @@ export interface BodySink {
 /** An event stream whose client reads slower than it is written skips ticks rather than queue without end. */
 export const STREAM_BACKLOG_MAX = 4096;
 
+/** A finite stream makes its next write only while less than this waits in the transport: nothing. */
+export const STREAM_LOW_WATER = 1;
+
 /**
- * A finite stream makes its next piece only while less than this waits in the transport: about one TCP
- * segment's worth at a time, each piece a typed array held by the module until the socket takes it. A
- * paced transport (the Pico W) writes what waits as one segment when its turn comes, rather than one
- * small piece per round trip.
+ * A finite stream's pieces are joined into one write of up to this many characters: a TCP segment
+ * (1,460 bytes) less its chunk framing. A piece that would take the write past it starts the next one.
  */
-export const STREAM_LOW_WATER = 1460;
+export const STREAM_WRITE_CHARS = 1440;
 
 /** next(): a piece was written, the stream has ended (its last chunk written), or nothing is due now. */
 export const PIECE_SENT = 0;
@@ -44,6 +48,8 @@ export class StreamedBody {
   private bits: number;
   /** When a finite stream last wrote a piece (its client's reading, not its sending, keeps it alive). */
   progressAt: number;
+  /** A piece polled that did not fit in the last write: the start of the next. */
+  private carry = '';
 
   /** Takes over the stream of an answer whose head has been written, at `now`. */
   constructor(sink: BodySink, codec: TextCodec, res: HttpResponse, now: number) {
@@ -83,28 +89,43 @@ export class StreamedBody {
     return !sink.backlog || sink.backlog() < STREAM_LOW_WATER;
   }
 
-  /** A finite stream's next piece (PIECE_SENT), its end (STREAM_ENDED), or NOTHING_NOW. May throw (the HAL). */
+  /**
+   * A finite stream's next write (PIECE_SENT): pieces polled and joined up to STREAM_WRITE_CHARS; its
+   * end (STREAM_ENDED, after what was joined); or NOTHING_NOW. May throw (the HAL).
+   */
   next(now: number): number {
-    const text = this.stream!.poll(now);
+    const stream = this.stream!;
+    let text = this.carry;
+    let ended = false;
+    this.carry = '';
+    while (text.length < STREAM_WRITE_CHARS) {
+      const piece = stream.poll(now);
+      if (piece === null) { ended = true; break; }
+      if (!piece) break;
+      if (text && text.length + piece.length > STREAM_WRITE_CHARS) { this.carry = piece; break; }
+      text += piece;
+    }
     const bits = this.bits;
-    if (text === null) {
-      if (bits & CHUNKED) this.sink.write(this.codec.encode(bits & CHUNK_OPEN ? '\r\n' + LAST_CHUNK : LAST_CHUNK));
+    if (text) {
+      const bytes = this.codec.encode(text);
+      if (bits & CHUNKED) {
+        this.sink.write(behindSizeLine(bytes, (bits & CHUNK_OPEN) !== 0));
+        this.bits = bits | CHUNK_OPEN;
+      } else this.sink.write(bytes);
+    }
+    if (ended) {
+      if (bits & CHUNKED) this.sink.write(this.codec.encode(this.bits & CHUNK_OPEN ? '\r\n' + LAST_CHUNK : LAST_CHUNK));
       this.release();
       return STREAM_ENDED;
     }
-    if (!text) return NOTHING_NOW;
-    const bytes = this.codec.encode(text);
-    if (bits & CHUNKED) {
-      this.sink.write(behindSizeLine(bytes, (bits & CHUNK_OPEN) !== 0));
-      this.bits = bits | CHUNK_OPEN;
-    } else this.sink.write(bytes);
-    return PIECE_SENT;
+    return text ? PIECE_SENT : NOTHING_NOW;
   }
 
   /** The stream is done with (its end, or the connection closed). */
   release(): void {
     const stream = this.stream;
     this.stream = null;
+    this.carry = '';
     if (stream) stream.close();
   }
 }
