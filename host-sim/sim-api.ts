@@ -6,7 +6,7 @@
 import { gunzipSync } from 'node:zlib';
 import { Api } from '../src/api/api';
 import type { AccessOptions } from '../src/api/access/access';
-import { nodeSha256 } from './sha256';
+import { nodeRandom, nodeSha256 } from './sha256';
 import type { ModuleHal } from '../hal/types';
 import { nodeTextCodec } from './server';
 import { simOpenApi } from './openapi-source';
@@ -22,7 +22,7 @@ export interface SimApiOptions {
 
 export function simApi(options: SimApiOptions): Api {
   return new Api(options.devices, {
-    sha256: nodeSha256, ...options.access, codec: nodeTextCodec, openapi: simOpenApi(), maxStreams: options.maxStreams ?? 256, gunzip: gunzipSync,
+    sha256: nodeSha256, random: nodeRandom, ...options.access, codec: nodeTextCodec, openapi: simOpenApi(), maxStreams: options.maxStreams ?? 256, gunzip: gunzipSync,
     consoleGzip: simConsolePage(),
   });
 }

@@ -121,6 +121,19 @@ describe('access: HTTP Digest', () => {
     assert.notEqual(readHb(b), 70);
   });
 
+  it('seals its nonces with the bytes of its random source alone: the same bytes, the same nonces; other bytes, others', () => {
+    const from = (fill: number) => (out: Uint8Array): void => { out.fill(fill); };
+    const nonce = (fill: number): string | undefined => {
+      const { api } = simWithApi({ token: TOKEN, random: from(fill), ticks: () => 5000 });
+      return digestChallenge(putHb(api, 1).headers['www-authenticate'])?.nonce;
+    };
+    // Two starts whose chips gave the same bytes (no Math.random, no boot count in the secret) ...
+    assert.equal(nonce(7), nonce(7));
+    // ... and two whose chips gave others.
+    assert.notEqual(nonce(7), nonce(8));
+    assert.throws(() => simWithApi({ token: TOKEN, random: undefined }), /a token needs options.random/);
+  });
+
   it('with auth "digest", Bearer is refused even with the right token; without a token nothing changes', () => {
     const { api } = simWithApi({ token: TOKEN, auth: 'digest' });
     const r = putHb(api, 80, { auth: `Bearer ${TOKEN}` });

@@ -3,7 +3,7 @@
 import { Api, type ApiOptions } from '../src/api/api';
 import { HttpResponse, type HttpRequest } from '../src/http/request';
 import { createSimModule, type SimModule } from '../hal/sim/index';
-import { nodeSha256 } from '../host-sim/sha256';
+import { nodeRandom, nodeSha256 } from '../host-sim/sha256';
 import { clientMark } from '../src/http/client-marks';
 
 export const PATH = '/api/v1/device';
@@ -76,5 +76,5 @@ export function readHb(api: Api): number {
 
 export function simWithApi(options?: ApiOptions, now?: () => number): { api: Api; module: SimModule } {
   const module = createSimModule({ serialNumber: 0x1234abcd, now });
-  return { api: new Api([module], { sha256: nodeSha256, ...options }), module };
+  return { api: new Api([module], { sha256: nodeSha256, random: nodeRandom, ...options }), module };
 }

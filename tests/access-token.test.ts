@@ -10,7 +10,7 @@ import { LockoutTable, LOCKOUT_SLOTS } from '../src/api/access/lockout';
 import { accessFromConfig } from '../src/api/access/access-config';
 import { parseOptions, UsageError } from '../host-sim/options';
 import { rawExchange, splitResponses } from './helpers';
-import { nodeSha256 } from '../host-sim/sha256';
+import { nodeRandom, nodeSha256 } from '../host-sim/sha256';
 
 const TOKEN = 'lab-7f3a9c';
 const RIGHT = `Bearer ${TOKEN}`;
@@ -130,9 +130,9 @@ describe('access: configuration', () => {
   it('parses --token, --token-reads, --auth, --allow-host (repeatable) and --cors ORIGIN,ORIGIN', () => {
     const c = parseOptions(['--token', 's3', '--token-reads', '--auth', 'digest', '--allow-host', 'a.lab', '--allow-host', 'b.lab',
       '--cors', 'http://x.lab:8000,http://y.lab', '--cors', '*'], {});
-    assert.deepEqual(c.access, { token: 's3', tokenReads: true, auth: 'digest', sha256: nodeSha256, allowHosts: ['a.lab', 'b.lab'],
+    assert.deepEqual(c.access, { token: 's3', tokenReads: true, auth: 'digest', sha256: nodeSha256, random: nodeRandom, allowHosts: ['a.lab', 'b.lab'],
       cors: ['http://x.lab:8000', 'http://y.lab', '*'] });
-    assert.deepEqual(parseOptions([], {}).access, { token: '', tokenReads: false, auth: 'any', sha256: nodeSha256, allowHosts: [], cors: [] });
+    assert.deepEqual(parseOptions([], {}).access, { token: '', tokenReads: false, auth: 'any', sha256: nodeSha256, random: nodeRandom, allowHosts: [], cors: [] });
     for (const bad of [['--cors'], ['--cors', 'x.lab'], ['--token-reads'], ['--token', 'a b'], ['--allow-host', 'a/b'],
       ['--auth', 'digest'], ['--token', 't', '--auth', 'basic']]) {
       assert.throws(() => parseOptions(bad, {}), UsageError, bad.join(' '));

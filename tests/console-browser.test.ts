@@ -8,7 +8,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { startSimServer, type SimServer } from './sim-server';
 import { createSimModule } from '../hal/sim/index';
 import { allRoutes } from '../src/api/route/routes';
-import { nodeSha256 } from '../host-sim/sha256';
+import { nodeRandom, nodeSha256 } from '../host-sim/sha256';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.resolve(__dirname, '..', '..', 'build');
@@ -170,7 +170,7 @@ describe('web console in headless Chromium', function () {
 
   it('asks for the token on 401 and sends it as HTTP Digest to a module that refuses Bearer; the token never goes in clear', async () => {
     const locked = await startSimServer({ port: 0, host: '127.0.0.1', devices: [createSimModule({ serialNumber: 0x1234abcd })], maxConnections: 8,
-      access: { token: 's3cret', auth: 'digest', sha256: nodeSha256 } });
+      access: { token: 's3cret', auth: 'digest', sha256: nodeSha256, random: nodeRandom } });
     const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const sent: string[] = [];
     const authorizations: string[] = [];

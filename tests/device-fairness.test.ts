@@ -9,7 +9,7 @@ import { Api } from '../src/api/api';
 import { DeviceServer } from '../src/device/server';
 import { standardTextCodec } from '../util/text';
 import type { FakeClient } from './fakes/net';
-import { nodeSha256 } from '../host-sim/sha256';
+import { nodeRandom, nodeSha256 } from '../host-sim/sha256';
 
 type Kind = 'slowloris' | 'slow-body' | 'idle';
 
@@ -126,7 +126,7 @@ describe('fairness at the module cap of 4 (device server, fake network and clock
 
   it('hands each connection its peer address: a token lockout is per client', () => {
     const codec = standardTextCodec();
-    const api = new Api([makeModule()], { codec, token: 'secret', sha256: nodeSha256 });
+    const api = new Api([makeModule()], { codec, token: 'secret', sha256: nodeSha256, random: nodeRandom });
     new DeviceServer(api, { codec, port: 8081, maxConnections: 4 });
     const wrong = put('system/0/hbinterval', 20, 'Authorization: Bearer nope\r\n');
     const from = (address: string): number => {

@@ -15,7 +15,7 @@ import { packVersion } from '../hal/kit/version';
 import { Api } from '../src/api/api';
 import { rawExchange, splitResponses } from './helpers';
 import type { FirmwareHal, ModuleHal } from '../hal/types';
-import { nodeSha256 } from '../host-sim/sha256';
+import { nodeRandom, nodeSha256 } from '../host-sim/sha256';
 
 const TOKEN = 'dev-token';
 
@@ -157,7 +157,7 @@ describe('ESP32 firmware update against a fake embedded:update', () => {
     const img = appImage({ version: '0.2.0', size: 30000 });
     ota.imageLength = img.length;
     const device: ModuleHal = { serialNumber: 0x1234abcd, entities: {}, now: () => 0, afterResponse: () => undefined, firmware: firmware() };
-    const api = new Api([device], { token: TOKEN, sha256: nodeSha256 });
+    const api = new Api([device], { token: TOKEN, sha256: nodeSha256, random: nodeRandom });
     const status = rawExchange(api, ['GET /api/v1/device/firmware HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n']);
     assert.deepEqual(JSON.parse(splitResponses(status.out)[0].body).response,
       { version: '0.1.0', rawVersion: packVersion(0, 1, 0), build: '0x00000001', slot: 'ota_1', confirmed: false, rollback: '0.1.0' });
@@ -180,7 +180,7 @@ describe('ESP32 firmware update against a fake embedded:update', () => {
     const img = appImage({ version: '0.2.0', size: 30000 });
     ota.imageLength = img.length;
     const device: ModuleHal = { serialNumber: 0x1234abcd, entities: {}, now: () => 0, afterResponse: () => undefined, firmware: firmware() };
-    const api = new Api([device], { token: TOKEN, sha256: nodeSha256 });
+    const api = new Api([device], { token: TOKEN, sha256: nodeSha256, random: nodeRandom });
     const putOf = (body: Uint8Array, piece: number) => {
       const digest = createHash('sha256').update(body).digest('base64');
       const chunks: (string | Uint8Array)[] = [`PUT /api/v1/device/firmware HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\n` +

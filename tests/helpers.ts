@@ -9,7 +9,7 @@ import { createSimModule } from '../hal/sim/index';
 import type { EntityHal, ModuleHal } from '../hal/types';
 import { identity, operationJson } from '../src/api/resources/describe';
 import { ENTITY_NAMES, operationsOf, routeForms } from '../src/api/route/routes';
-import { nodeSha256 } from '../host-sim/sha256';
+import { nodeRandom, nodeSha256 } from '../host-sim/sha256';
 
 export const SERIAL = 0x1234abcd;
 
@@ -31,7 +31,7 @@ export function assertError(a: { status: number; json: any }, status: number, er
 }
 
 export function simApi(options?: ApiOptions, devices?: ModuleHal[]): Api {
-  return new Api(devices ?? [createSimModule({ serialNumber: SERIAL })], { sha256: nodeSha256, ...options });
+  return new Api(devices ?? [createSimModule({ serialNumber: SERIAL })], { sha256: nodeSha256, random: nodeRandom, ...options });
 }
 
 /** One request through the node:http adapter with node-mocks-http. */

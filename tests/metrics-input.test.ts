@@ -15,13 +15,13 @@ import { assertError, call, rawExchange, splitResponses } from './helpers';
 import { ask } from './access-helpers';
 import { NOW, parseExposition, scrape, scrapeRequest } from './metrics-helpers';
 import { OpenApiValidator } from './openapi-validator';
-import { nodeSha256 } from '../host-sim/sha256';
+import { nodeRandom, nodeSha256 } from '../host-sim/sha256';
 
 /** Every family, as the module derives it from its route row. */
 const METRIC_ROWS = Array.from({ length: METRIC_FAMILIES }, (_, i) => metricRow(i));
 
 const sim = (now: () => number = () => NOW): SimModule => createSimModule({ serialNumber: 0x1234abcd, now });
-const api = (options?: ApiOptions, m: SimModule = sim()): Api => new Api([m], { sha256: nodeSha256, ...options });
+const api = (options?: ApiOptions, m: SimModule = sim()): Api => new Api([m], { sha256: nodeSha256, random: nodeRandom, ...options });
 const valueOf = (text: string, name: string, index = '0'): number | undefined =>
   parseExposition(text).find((f) => f.name === name)?.samples.find((s) => s.labels.index === index)?.value;
 

@@ -48,11 +48,13 @@ export interface BoardRun {
   /** Without a client: ends the run once the output satisfies it. */
   done?: (out: string) => boolean;
   env?: Record<string, string>;
+  /** Another image than PICO_IMAGE (one built with other settings). */
+  image?: string;
 }
 
 /** Runs the board (under nice -n 19) and returns everything printed: console, dnsmasq, curl or the client. */
 export function runBoard(run: BoardRun): Promise<string> {
-  const args = ['-n', '19', 'unshare', '-n', 'tools/pico-emu/netns.sh', String(run.seconds), '--image', IMAGE,
+  const args = ['-n', '19', 'unshare', '-n', 'tools/pico-emu/netns.sh', String(run.seconds), '--image', run.image ?? IMAGE,
     '--bootrom', BOOTROM, '--ssid', 'lab', '--password', 'secret', '--mac', run.mac ?? '28:cd:c1:00:00:01', ...(run.args ?? [])];
   const env: Record<string, string | undefined> = { ...process.env, ...run.env };
   if (run.client) env.PICO_EMU_CLIENT = `node ${path.join(ROOT, 'build/tests/pico-emu', run.client)}`;

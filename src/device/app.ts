@@ -23,6 +23,7 @@ import { WrapSafeTicks } from './ticks';
 import { accessFromConfig, ACCESS_DOMAIN } from '../api/access/access-config';
 import type { AccessOptions } from '../api/access/access';
 import { deviceSha256 } from '../../hal/device/sha256';
+import fillRandom from 'entropy';
 import { deviceOpenApi } from './openapi';
 import { deviceConsolePage } from './console-resource';
 import { Announcer } from './announce';
@@ -112,9 +113,9 @@ export class App implements NetworkWatcher, RequestHandler {
     const codec = (this.codec = standardTextCodec());
     const access = (this.access = accessFromConfig((config.http ?? {}) as ConfigSource, config as ConfigSource,
       (key) => options.preferences.get(ACCESS_DOMAIN, key)));
-    // HTTP Digest hashes with crypt's Digest; its nonces' secret mixes in the boot count, since Math.random
-    // repeats from one boot to the next where rand() is never seeded (xs/platforms/pico/xsHost.h:337).
-    this.api = new Api([device], { ...access, codec, ticks, sha256: deviceSha256, bootId: String(device.restarts.boots()),
+    // HTTP Digest hashes with crypt's Digest and seals its nonces with a secret from the chip's entropy
+    // (native/entropy), read here, before anything opens the ESP32's ADC or starts its Wi-Fi.
+    this.api = new Api([device], { ...access, codec, ticks, sha256: deviceSha256, random: fillRandom,
       openapi: deviceOpenApi(), consoleGzip: deviceConsolePage() });
     this.network = new NetworkLink({ ssid: text(config.ssid), password: text(config.password),
       hostname: () => (this.identified() ? announcedHostname(device) : undefined) });

@@ -23,6 +23,7 @@ const FAKES: Record<string, string> = {
   'embedded:network/interface/wifi': './wifi',
   'sntp': './sntp',
   'watchdog': './watchdog',
+  'entropy': './entropy',
   'embedded:storage/flash': './flash',
   'embedded:update': './update',
   'crypt': './crypt',

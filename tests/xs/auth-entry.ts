@@ -17,6 +17,7 @@ import { standardTextCodec } from '../../util/text';
 import { FIXED_MS, SERIAL_NUMBER } from './xs-entry';
 import { latin1Bytes } from './script-format';
 import { xsSha256 } from './xs-sha256';
+import { xsRandom } from './xs-random';
 
 const now = (): number => FIXED_MS;
 let conn: Connection | null = null;
@@ -33,7 +34,7 @@ const transport: Transport = {
 
 function setUp(): void {
   const codec = standardTextCodec();
-  const api = new Api([createSimModule({ serialNumber: SERIAL_NUMBER, now })], { codec, token: 't0ken', sha256: xsSha256, ticks: () => ticks });
+  const api = new Api([createSimModule({ serialNumber: SERIAL_NUMBER, now })], { codec, token: 't0ken', sha256: xsSha256, random: xsRandom, ticks: () => ticks });
   conn = new Connection(api, transport, { shared: new ConnectionShared(api, { now, codec }) });
 }
 

@@ -17,6 +17,7 @@ import type { FirmwareHal, ModuleHal } from '../../hal/types';
 import { standardTextCodec } from '../../util/text';
 import { latin1Bytes } from './script-format';
 import { xsSha256 } from './xs-sha256';
+import { xsRandom } from './xs-random';
 
 export const IMAGE_BYTES = 1024 * 1024;
 const DIGEST = new Uint8Array(32).fill(7);
@@ -55,7 +56,7 @@ let conns: Connection[] = [];
 
 function setUp(): void {
   const codec = standardTextCodec();
-  api = new Api([device], { codec, token: 't0ken', sha256: xsSha256 });
+  api = new Api([device], { codec, token: 't0ken', sha256: xsSha256, random: xsRandom });
   const response = new HttpResponse();
   conns = [];
   for (let i = 0; i < 4; i++) {

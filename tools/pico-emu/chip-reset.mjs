@@ -10,6 +10,8 @@
 // peripherals keep alarms on the clock (timers, USB, PWM); each chip gets its alarms through a
 // ChipClock, and a reset silences the old chip's, so the dead chip never runs again.
 
+import { randomInt } from 'node:crypto';
+
 /** The clock as one chip sees it: alarms that fire only while this chip is the running one. */
 class ChipClock {
   constructor(clock) {
@@ -43,6 +45,22 @@ function chipResetRegisters(rp2040js, mcu) {
   return regs;
 }
 
+const ROSC_BASE = 0x40060;
+const ROSC_RANDOMBIT = 0x1c;
+
+/**
+ * The ring oscillator, which rp2040js leaves unimplemented (every read all ones): its RANDOMBIT
+ * register reads the oscillator's jitter on the chip (RP2040 datasheet 2.17.5), a bit that differs
+ * from one read to the next; pico-sdk's pico_rand seeds and stirs from it (src/rp2_common/pico_rand/
+ * rand.c:220). Other registers read as before (all ones: enabled and stable).
+ */
+function ringOscillator(rp2040js, mcu) {
+  const regs = new rp2040js.BasePeripheral(mcu, 'ROSC');
+  const base = regs.readUint32.bind(regs);
+  regs.readUint32 = (offset) => (offset === ROSC_RANDOMBIT ? randomInt(2) : base(offset));
+  return regs;
+}
+
 const TIMER_BASE = 0x40054; // RPTimer
 
 /**
@@ -72,6 +90,7 @@ export function watchdogOf(mcu) {
 export function newChip(rp2040js, clock, bootrom) {
   const mcu = new rp2040js.RP2040(new ChipClock(clock));
   mcu.peripherals[VREG_AND_CHIP_RESET_BASE] = chipResetRegisters(rp2040js, mcu);
+  mcu.peripherals[ROSC_BASE] = ringOscillator(rp2040js, mcu);
   mcu.loadBootrom(bootrom);
   mcu.logger = new rp2040js.ConsoleLogger(rp2040js.LogLevel.Error);
   return mcu;

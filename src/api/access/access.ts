@@ -22,8 +22,8 @@ export interface AccessOptions {
   auth?: string;
   /** SHA-256 for Digest (crypt's Digest on a module, node:crypto in the simulator); needed when a token is set. */
   sha256?: () => Sha256;
-  /** Differs from one start to the next (a module's restart count): mixed into the nonces' secret. */
-  bootId?: string;
+  /** Fills its array from the platform's entropy source (the Digest nonces' secret); needed when a token is set. */
+  random?: (out: Uint8Array) => void;
   /** Host names accepted besides IP literals, `localhost` and the modules' hostnames. */
   allowHosts?: readonly string[];
   /** Origins allowed by CORS (`*`: any, only when given explicitly). Empty: CORS off. */
@@ -96,7 +96,8 @@ export class AccessControl {
     if (AUTH_MODES.indexOf(auth) < 0) throw new Error(`auth is one of ${AUTH_MODES.join(', ')}, not '${auth}'`);
     this.digestOnly = auth === 'digest';
     if (this.token !== '' && !options?.sha256) throw new Error('a token needs options.sha256: the token is sent as HTTP Digest');
-    this.digest = this.token !== '' ? new DigestAuth(this.token, options!.sha256!, options?.bootId ?? '') : null;
+    if (this.token !== '' && !options?.random) throw new Error('a token needs options.random: the entropy that seals its Digest nonces');
+    this.digest = this.token !== '' ? new DigestAuth(this.token, options!.sha256!, options!.random!) : null;
   }
 
   /** Module `index` announced itself as `name` ('' when withdrawn). */

@@ -1,8 +1,8 @@
 // HTTP Digest (RFC 7616: SHA-256, qop=auth) with the token as the password and any user name
 // (docs/security.md §Digest): the token never crosses the network, only a hash of it bound to a
 // nonce, a count and the request line. Nonces need no table per client: each one carries the second
-// it was issued and its issue number, sealed with a hash of a secret the server made at start
-// (never sent, never shown); one is good for NONCE_MS. Each (nonce, nc) is taken once
+// it was issued and its issue number, sealed with a hash of a secret the server made at start from
+// SECRET_BYTES of its platform's entropy (never sent, never shown); one is good for NONCE_MS. Each (nonce, nc) is taken once
 // (src/api/access/nonce-record.ts). Device-side code: the SHA-256 comes from the platform (crypt's
 // Digest on a module, node:crypto in the simulator); hex is written into fixed buffers, and the
 // response is compared byte by byte in the same time whatever it is.
@@ -27,6 +27,8 @@ export const DIGEST_UNREAD = 3;
 /** Nonce: 8 hex digits of the second it was issued, 8 of its issue number, 32 of its seal. */
 const STAMP_CHARS = 16;
 const SEAL_BYTES = 16;
+/** Random bytes in the seal's secret: 128 bits. */
+const SECRET_BYTES = 16;
 const NONCE_CHARS = STAMP_CHARS + 2 * SEAL_BYTES;
 const DIGEST_BYTES = 32;
 
@@ -80,10 +82,16 @@ export class DigestAuth {
   /** Why the last check refused (DIGEST_UNREAD, DIGEST_STALE): the message of the 401. */
   problem = '';
 
-  /** `bootId`: differs from one start to the next, mixed into the secret (Math.random repeats across boots on some boards). */
-  constructor(private readonly token: string, private readonly sha256: () => Sha256, bootId: string) {
-    let secret = bootId;
-    for (let i = 0; i < 5; i++) secret += ':' + ((Math.random() * 0x80000000) >>> 0).toString(16);
+  /**
+   * `random` fills its array from the platform's entropy source (the chip's RNG on a module, node:crypto
+   * on the desktop): not Math.random, which repeats from one boot to the next where rand() is never
+   * seeded (xs/platforms/pico/xsHost.h:337).
+   */
+  constructor(private readonly token: string, private readonly sha256: () => Sha256, random: (out: Uint8Array) => void) {
+    const bytes = new Uint8Array(SECRET_BYTES);
+    random(bytes);
+    let secret = '';
+    for (let i = 0; i < SECRET_BYTES; i++) secret += String.fromCharCode(hexDigit(bytes[i] >> 4), hexDigit(bytes[i] & 15));
     this.secret = secret;
   }
 
