@@ -97,4 +97,16 @@ describe('firmware build: the Pico W image from an empty build folder', function
       assert.doesNotMatch(d.stdout, /<panic>/, `${fn} calls panic`);
     }
   });
+
+  it('runs a fault\'s restart from RAM: a fault while XIP is off (a flash write under way) still restarts as a crash (native/watchdog/pico/wdt-pico.c)', () => {
+    const elf = path.join(out, 'bin/pico/pico_w/release/brainstem-rest/xs_pico.elf');
+    for (const fn of ['isr_hardfault', '_exit']) {
+      const d = spawnSync('arm-none-eabi-objdump', ['-d', `--disassemble=${fn}`, elf], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const start = /^([0-9a-f]{8}) <(\w+)>:$/m.exec(d.stdout);
+      assert.ok(start && start[2] === fn, `${fn} is in the image`);
+      assert.ok(parseInt(start![1], 16) >= 0x20000000, `${fn} at 0x${start![1]}: in flash, not in SRAM`);
+      const calls = d.stdout.split('\n').filter((l) => /\sb(l|lx|x)?(\.\w)?\s+[0-9a-f]+ </.test(l) && / 10[0-9a-f]{6} </.test(l));
+      assert.deepEqual(calls, [], `${fn} branches into flash`);
+    }
+  });
 });

@@ -16,8 +16,15 @@
  *   whose weak default loops on a BKPT (pico_clib_interface/newlib_interface.c:40-48), and the hard
  *   fault handler is a BKPT (pico_crt0/crt0.S:333, decl_isr_bkpt). With no debugger a BKPT is itself a
  *   fault: the core locks up until the watchdog times out, and the next boot would read a watchdog.
- *   This file replaces both (release builds): a note in watchdog scratch register 0 (pico-sdk keeps
- *   4-7 for itself, watchdog.c), then the watchdog's reset at once; the next boot reads a crash.
+ *   This file replaces both (release builds): a note in watchdog scratch register 0, then the
+ *   watchdog's reset at once; the next boot reads a crash. pico-sdk keeps scratch 4-7 for itself
+ *   (watchdog.c:96-106); the boot ROM's reset_usb_boot writes 0 and 1 (its GPIO and interface masks)
+ *   before it restarts into the USB boot loader, which only ever clears a note (read as no crash).
+ *   What a fault runs is in RAM (__not_in_flash_func): a fault while XIP is off (a flash erase or
+ *   write under way) cannot fetch from flash, and would lock the core until the watchdog's timeout,
+ *   read as a watchdog at the next boot. So the restart does not call watchdog_reboot (in flash) but
+ *   writes its steps for a regular boot itself (watchdog.c:92-111 with _watchdog_enable :48-66,
+ *   delay 0), with the SDK's inline register helpers.
  * - image(): a hash of the program in flash (XIP_BASE up to the linker's __flash_binary_end), so that
  *   a restart into another image (the boot ROM's restart after a UF2 download reads as
  *   watchdog_reboot's) is told from one the firmware asked for or an XS abort.
@@ -27,6 +34,7 @@
 
 #include "xsmc.h"
 #include "hardware/watchdog.h"
+#include "hardware/structs/psm.h"
 #include "hardware/structs/vreg_and_chip_reset.h"
 #include "hardware/regs/addressmap.h"
 
@@ -36,21 +44,25 @@
 static const char *gCause;
 
 #ifndef mxDebug
-static void __attribute__((noreturn)) crashRestart(void)
+static inline void __attribute__((always_inline, noreturn)) crashRestart(void)
 {
 	watchdog_hw->scratch[0] = kCrashNote;
-	watchdog_reboot(0, 0, 0);
+	hw_clear_bits(&watchdog_hw->ctrl, WATCHDOG_CTRL_ENABLE_BITS);
+	watchdog_hw->scratch[4] = 0;	/* the regular boot path, no vector */
+	hw_set_bits(&psm_hw->wdsel, PSM_WDSEL_BITS & ~(PSM_WDSEL_ROSC_BITS | PSM_WDSEL_XOSC_BITS));
+	hw_clear_bits(&watchdog_hw->ctrl, WATCHDOG_CTRL_PAUSE_DBG0_BITS | WATCHDOG_CTRL_PAUSE_DBG1_BITS | WATCHDOG_CTRL_PAUSE_JTAG_BITS);
+	hw_set_bits(&watchdog_hw->ctrl, WATCHDOG_CTRL_TRIGGER_BITS);
 	while (1)
 		;
 }
 
-void __attribute__((noreturn)) _exit(int status)
+void __attribute__((noreturn)) __not_in_flash_func(_exit)(int status)
 {
 	(void)status;
 	crashRestart();
 }
 
-void isr_hardfault(void)
+void __not_in_flash_func(isr_hardfault)(void)
 {
 	crashRestart();
 }
