@@ -23,6 +23,9 @@ const HEAP_FULL_SAFE = { refused: 1, wouldBlock: 1, socketErrors: 0, traced: 0, 
 /** lwIP offers a FIN with no data ahead of it once (tcp_in.c:531-545): the socket hears of it and the application closes it. */
 const FIN_BEFORE_READ_SAFE = { socketErrors: 1, pcbOwned: 0, doubleFrees: 0, callsOnFreed: 0 };
 const DEBUGGER_HOLDS_SAFE = { pcbsInUse: 0, doubleFrees: 0, callsOnFreed: 0 };
+/** lwIP gives up on a connection (give-up-*): the socket hears of it, no freed pcb is written, read or closed again. */
+const GIVE_UP = ['give-up-idle', 'give-up-read', 'give-up-write', 'give-up-output'];
+const GIVE_UP_SAFE = { bytesRead: 80, socketErrors: 1, doubleFrees: 0, callsOnFreed: 0, staleCallbacks: 0, pcbsInUse: 0 };
 /** lwIP runs inside new TCP({from}): a segment then is read by the new socket; a RST then is its error, and no freed pcb is touched. */
 function assertAdoptSafe(exe: string, locked: boolean): void {
   const args = locked ? ['--locked'] : [];
@@ -64,6 +67,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
     it('adopt-data, adopt-rst: a segment or a RST while new TCP({from}) runs is the new socket\'s, and no freed pcb is touched', function () {
       assertAdoptSafe(exe, true);
     });
+    it('give-up-*: lwIP frees a pcb on its own (idle, or just before a read\'s tcp_recved, a write, a tcp_output): nothing is done to it after', function () {
+      for (const scenario of GIVE_UP) assert.deepEqual(run(exe, scenario, '--locked').counts, GIVE_UP_SAFE, scenario);
+    });
     it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
       const debug = build('tcp-pico-debug', 'tcp-scenarios.c', projectFile('native/socket-pico/tcp-locked.c'), { defines: ['-DmxDebug=1'] });
       assert.deepEqual(run(debug, 'debugger-holds').counts, DEBUGGER_HOLDS_SAFE);
@@ -90,6 +96,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
     it('adopt-data, adopt-rst: a segment or a RST while new TCP({from}) runs is the new socket\'s, and no freed pcb is touched', function () {
       assertAdoptSafe(exe, false);
     });
+    it('give-up-*: lwIP frees a pcb on its own (idle, or just before a read\'s tcp_recved, a write, a tcp_output): nothing is done to it after', function () {
+      for (const scenario of GIVE_UP) assert.deepEqual(run(exe, scenario).counts, GIVE_UP_SAFE, scenario);
+    });
     it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
       const debug = build('tcp-esp32-debug', 'tcp-scenarios.c', projectFile('native/socket-esp32/tcp-esp32.c'), { esp32: true, defines: ['-DmxDebug=1'] });
       assert.deepEqual(run(debug, 'debugger-holds').counts, DEBUGGER_HOLDS_SAFE);
@@ -111,6 +120,13 @@ describe('native sockets on fakes of lwIP and XS', function () {
         const exe = build(`tcp-sdk-adopt-${esp32}`, 'tcp-scenarios.c', sdkFile(SDK_TCP), { esp32 });
         assert.equal(run(exe, 'adopt-data').counts?.bytesRead, 0);
         assert.ok(Number(run(exe, 'adopt-rst').counts?.callsOnFreed) > 0);
+      });
+    }
+    for (const esp32 of [false, true]) {
+      it(`${esp32 ? 'ESP32' : 'Pico W'}: writes the callbacks of a pcb lwIP gave up on into the freed pcb${esp32 ? ', and writes, tcp_recveds and outputs on it' : ''}`, function () {
+        const exe = build(`tcp-sdk-give-up-${esp32}`, 'tcp-scenarios.c', sdkFile(SDK_TCP), { esp32 });
+        assert.ok(Number(run(exe, 'give-up-idle').counts?.callsOnFreed) > 0);
+        if (esp32) for (const scenario of ['give-up-read', 'give-up-write', 'give-up-output']) assert.ok(Number(run(exe, scenario).counts?.callsOnFreed) > 0, scenario);
       });
     }
     it('Pico W: leaves a request sent before the accept to lwIP\'s next fast timer (up to 250 ms)', function () {

@@ -37,6 +37,21 @@
  *   callbacks are made holding ones where lwIP runs (data refused and kept by lwIP, a FIN or a RST
  *   noted); the SDK's own callback stores and its Nagle switch for that pcb are noted, and applied
  *   where lwIP runs once the new record exists, with what came in the meantime handed to it.
+ * - A pcb is read where lwIP runs, never before. The SDK passes tcp->skt, read in the XS task, to its
+ *   write (tcp.c:402), its tcp_recved (:362) and its tcp_output (:492); the Pico W's lock is taken
+ *   after that argument is worked out, and the ESP32 queues it for lwIP's task. lwIP frees a pcb on its
+ *   own when it gives up retransmitting or keeping alive (lwIP tcp.c:1383-1413, tcp_slowtmr: the pcb
+ *   freed, then its error callback): the write then queued segments on a freed pcb (never sent, never
+ *   freed: lwIP's heap drains), and tcp_recved wrote into freed memory. Here each reads the socket's
+ *   pcb where lwIP runs, where the error callback has cleared it if lwIP freed it.
+ * - The SDK's drops of a pcb's callbacks (removeTCPCallbacks, :262-271) are not made: they come from
+ *   lwIP's error callback (:538), when lwIP has freed the pcb, and from the XS task (doClose), outside
+ *   lwIP, where lwIP may have freed it a moment before. The close drops them where lwIP runs
+ *   (guardedCloseIn); after a peer's FIN (:549-550) the pcb keeps them until then, and the socket
+ *   reports no more writable events all the same (the SDK clears its trigger).
+ * - The read takes a spent buffer off the socket's list where lwIP runs: lwIP's receive appends to the
+ *   last buffer's `next` (:575-583) while the SDK's read, in the XS task, unlinked the first (:361),
+ *   and a segment appended to the buffer being unlinked was lost, its pbuf never freed.
  * RAM: nothing more per socket; the listener's pending records are the SDK's.
  */
 
@@ -47,23 +62,9 @@ err_t tcp_process_refused_data(struct tcp_pcb *pcb);	/* lwIP's lwip/priv/tcp_pri
 
 static void guardedClose(struct tcp_pcb **slot);
 
-/* The chip's own write (lwip-locked.h's on the Pico W, modLwipSafe.h's on the ESP32), taken before the
-   SDK's file sees tcp_write_safe as guardedWrite below. */
-static err_t chipWrite(struct tcp_pcb *pcb, const void *data, u16_t length, u8_t flags)
-{
-	return tcp_write_safe(pcb, data, length, flags);
-}
-
-/* The SDK's write (tcp.c:402), where lwIP's heap refusing the segment (ERR_MEM) throws "would block"
-   out of xs_tcp_write and leaves the socket whole; any other refusal fails the socket as before. The
-   write has returned, and any lock it took is released, before the throw. */
-static err_t guardedWrite(xsMachine *the, struct tcp_pcb *pcb, const void *data, u16_t length, u8_t flags)
-{
-	err_t err = chipWrite(pcb, data, length, flags);
-	if (ERR_MEM == err)
-		xsUnknownError("would block");
-	return err;
-}
+static err_t guardedWrite(xsMachine *the, struct tcp_pcb **slot, const void *data, u16_t length, u8_t flags);
+static void guardedRecved(struct tcp_pcb **slot, u16_t length);
+static void guardedOutput(struct tcp_pcb **slot);
 /* lwIP's Nagle switch (lwip/tcp.h: a read-modify-write of pcb->flags, which lwIP changes too), taken
    before the SDK's file sees it as guardedNagle below. */
 static void chipNagle(struct tcp_pcb *pcb, u8_t off)
@@ -89,10 +90,14 @@ static void guardedNagle(struct tcp_pcb *pcb, u8_t off);
 
 #undef tcp_close_safe
 #undef tcp_write_safe
+#undef tcp_recved_safe
+#undef tcp_output_safe
 #undef tcp_err
 #undef tcp_accept
 #define tcp_close_safe(pcb) guardedClose(&(pcb))
-#define tcp_write_safe(pcb, data, length, flags) guardedWrite(the, pcb, data, length, flags)
+#define tcp_write_safe(pcb, data, length, flags) guardedWrite(the, &(pcb), data, length, flags)
+#define tcp_recved_safe(pcb, length) guardedRecved(&(pcb), length)
+#define tcp_output_safe(pcb) guardedOutput(&(pcb))
 #define tcp_err(pcb, fn) guardedSetErr(pcb, fn)
 #define tcp_accept(pcb, fn) guardedSetAccept(pcb, fn)
 #define tcp_arg(pcb, a) guardedSetArg(pcb, a)
@@ -103,6 +108,7 @@ static void guardedNagle(struct tcp_pcb *pcb, u8_t off);
 #define tcp_nagle_disable(pcb) guardedNagle(pcb, 1)
 #define tcp_nagle_enable(pcb) guardedNagle(pcb, 0)
 #define xs_tcp_constructor sdk_xs_tcp_constructor
+#define xs_tcp_read sdk_xs_tcp_read
 #define xs_listener_read sdk_xs_listener_read
 #define xs_tcp_get_remoteAddress sdk_xs_tcp_get_remoteAddress
 #define xs_tcp_get_remotePort sdk_xs_tcp_get_remotePort
@@ -118,6 +124,7 @@ static void guardedNagle(struct tcp_pcb *pcb, u8_t off);
 #undef tcp_nagle_disable
 #undef tcp_nagle_enable
 #undef xs_tcp_constructor
+#undef xs_tcp_read
 #undef xs_listener_read
 #undef xs_tcp_get_remoteAddress
 #undef xs_tcp_get_remotePort
@@ -220,11 +227,12 @@ void guardedSetArg(struct tcp_pcb *pcb, void *arg)
 		chipSetArg(pcb, arg);
 }
 
+/* A NULL callback is the SDK's removeTCPCallbacks: not made (see the top of this file). */
 void guardedSetRecv(struct tcp_pcb *pcb, tcp_recv_fn fn)
 {
 	if (pcb == gAdopting.pcb)
 		gAdopting.recv = fn;
-	else
+	else if (fn)
 		chipSetRecv(pcb, fn);
 }
 
@@ -232,7 +240,7 @@ void guardedSetSent(struct tcp_pcb *pcb, tcp_sent_fn fn)
 {
 	if (pcb == gAdopting.pcb)
 		gAdopting.sent = fn;
-	else
+	else if (fn)
 		chipSetSent(pcb, fn);
 }
 
@@ -267,6 +275,150 @@ static void guardedCloseIn(void *ctx)
 void guardedClose(struct tcp_pcb **slot)
 {
 	lwipRun(guardedCloseIn, slot);
+}
+
+/* The SDK's write, tcp_recved and tcp_output with the socket's pcb read where lwIP runs: NULL once lwIP
+   freed it (tcpError cleared it there). */
+struct SlotCall {
+	struct tcp_pcb **slot;
+	const void *data;
+	u16_t length;
+	u8_t flags;
+	err_t err;
+};
+
+static void writeIn(void *ctx)
+{
+	struct SlotCall *call = ctx;
+	struct tcp_pcb *pcb = *call->slot;
+	call->err = pcb ? tcp_write(pcb, call->data, call->length, call->flags) : ERR_CLSD;
+}
+
+/* The SDK's write (tcp.c:402), where lwIP's heap refusing the segment (ERR_MEM) throws "would block"
+   out of xs_tcp_write and leaves the socket whole; any other refusal (ERR_CLSD: lwIP freed the pcb)
+   fails the socket as before. The write has returned, and any lock it took is released, before the
+   throw. */
+err_t guardedWrite(xsMachine *the, struct tcp_pcb **slot, const void *data, u16_t length, u8_t flags)
+{
+	struct SlotCall call = { .slot = slot, .data = data, .length = length, .flags = flags };
+	lwipRun(writeIn, &call);
+	if (ERR_MEM == call.err)
+		xsUnknownError("would block");
+	return call.err;
+}
+
+static void recvedIn(void *ctx)
+{
+	struct SlotCall *call = ctx;
+	if (*call->slot)
+		tcp_recved(*call->slot, call->length);
+}
+
+void guardedRecved(struct tcp_pcb **slot, u16_t length)
+{
+	struct SlotCall call = { .slot = slot, .length = length };
+	lwipRun(recvedIn, &call);
+}
+
+static void outputIn(void *ctx)
+{
+	struct tcp_pcb **slot = ctx;
+	if (*slot)
+		tcp_output(*slot);
+}
+
+void guardedOutput(struct tcp_pcb **slot)
+{
+	lwipRun(outputIn, slot);
+}
+
+/* Where lwIP runs: the socket's first buffer, spent, taken off its list (tcpReceive appends to the
+   list there), and lwIP told its bytes were taken; its pbuf and record are freed by the caller. */
+static void spentIn(void *ctx)
+{
+	TCP tcp = ctx;
+	TCPBuffer buffer = tcp->buffers;
+	tcp->buffers = buffer->next;
+	if (tcp->skt)
+		tcp_recved(tcp->skt, buffer->pb->tot_len);
+}
+
+/* The SDK's read (tcp.c:301-375) with its spent buffers taken off the list where lwIP runs. */
+void xs_tcp_read(xsMachine *the)
+{
+	TCP tcp = xsmcGetHostDataValidate(xsThis, (void *)&xsTCPHooks);
+	TCPBuffer buffer;
+	int requested;
+	uint8_t *out, value;
+
+	if (!tcp->buffers)
+		return;
+
+	if (kIOFormatBuffer == tcp->format) {
+		int available = 0;
+		uint8_t allocate = 1;
+		xsUnsignedValue byteLength;
+
+		/* lwIP may append meanwhile: what it appends is read next time */
+		for (buffer = tcp->buffers; NULL != buffer; buffer = buffer->next)
+			available += buffer->bytes;
+
+		if (0 == xsmcArgc)
+			requested = available;
+		else if (xsReferenceType == xsmcTypeOf(xsArg(0))) {
+			xsResult = xsArg(0);
+			xsmcGetBufferWritable(xsResult, (void **)&out, &byteLength);
+			requested = (int)byteLength;
+			allocate = 0;
+			xsmcSetInteger(xsResult, requested);
+		}
+		else
+			requested = xsmcToInteger(xsArg(0));
+
+		if ((requested <= 0) || (requested > available))
+			xsUnknownError("invalid");
+
+		if (allocate)
+			out = xsmcSetArrayBuffer(xsResult, NULL, requested);
+	}
+	else {
+		requested = 1;
+		out = &value;
+	}
+
+	while (requested) {
+		int use = requested;
+		buffer = tcp->buffers;
+		struct pbuf *fragment = buffer->fragment;
+
+		if (use > (fragment->len - buffer->fragmentOffset))
+			use = fragment->len - buffer->fragmentOffset;
+
+		c_memmove(out, buffer->fragmentOffset + (uint8_t *)fragment->payload, use);
+
+		out += use;
+		requested -= use;
+		buffer->bytes -= use;
+		buffer->fragmentOffset += use;
+
+		if (buffer->fragmentOffset == fragment->len) {
+			buffer->fragment = fragment->next;
+			buffer->fragmentOffset = 0;
+			if (NULL == buffer->fragment) {
+				lwipRun(spentIn, tcp);
+				pbuf_free_safe(buffer->pb);
+				c_free(buffer);
+				if (NULL == tcp->buffers) {
+					if (tcp->error)
+						tcpTrigger(tcp, kTCPError);
+					break;
+				}
+			}
+		}
+	}
+
+	if (kIOFormatNumber == tcp->format)
+		xsmcSetInteger(xsResult, value);
 }
 
 /* The SDK drops the error callback after a FIN; it is kept here until guardedCloseIn drops it. */

@@ -6,7 +6,8 @@
 #include "lwip/dns.h"
 #include "fake-lwip.h"
 
-#define IN_LWIP(call) do { fakeInLwip++; call; fakeInLwip--; } while (0)
+/* lwIP's task first runs what is due (a message queued ahead of this one), then the call. */
+#define IN_LWIP(call) do { fakeRunDue(); fakeInLwip++; call; fakeInLwip--; } while (0)
 
 struct tcp_pcb *tcp_new_safe(void) { struct tcp_pcb *p; IN_LWIP(p = tcp_new()); return p; }
 err_t tcp_bind_safe(struct tcp_pcb *pcb, const ip_addr_t *a, u16_t port) { err_t e; IN_LWIP(e = tcp_bind(pcb, a, port)); return e; }

@@ -317,6 +317,39 @@ void fakeRst(struct tcp_pcb *pcb)
 	fakeInLwip--;
 }
 
+/* lwIP gives up on a connection (tcp_slowtmr, tcp.c:1383-1413: TCP_MAXRTX retransmissions or the
+   keep-alive probes unanswered): the pcb freed first, its error callback told after, with the
+   callback and argument read before the free. */
+void fakeGiveUp(struct tcp_pcb *pcb)
+{
+	if (!pcb->inUse)
+		return;
+	fakeInLwip++;
+	tcp_err_fn errf = pcb->errf;
+	void *arg = pcb->callback_arg;
+	freePcb(pcb);
+	callErr(errf, arg, ERR_ABRT);
+	fakeInLwip--;
+}
+
+void (*fakeLwipDue)(void);
+
+void fakeRunDue(void)
+{
+	void (*due)(void) = fakeLwipDue;
+	if (!due || fakeInLwip)
+		return;
+	fakeLwipDue = NULL;
+	due();
+}
+
+void fakeLockBegin(void)
+{
+	if (0 == fakeLwipLock)
+		fakeRunDue();
+	fakeLwipLock++;
+}
+
 /* UDP (udp.c of lwIP): the pcb and its receive callback, called from lwIP's input. */
 struct udp_pcb *fakeLastUdp;
 static struct udp_pcb udpPcb;
@@ -340,6 +373,7 @@ err_t dns_gethostbyname(const char *name, ip_addr_t *address, dns_found_callback
 /* ESP-IDF: the call runs in lwIP's tcpip thread, the caller waiting (lwIP api_lib.c tcpip_api_call). */
 err_t tcpip_api_call(tcpip_api_call_fn fn, struct tcpip_api_call_data *call)
 {
+	fakeRunDue();
 	fakeInLwip++;
 	err_t err = fn(call);
 	fakeInLwip--;

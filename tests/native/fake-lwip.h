@@ -25,6 +25,11 @@ void fakeFin(struct tcp_pcb *pcb);
 void fakeFastTimer(void);
 extern int fakeHeapRefusals;	/* tcp_write answers ERR_MEM this many times (the heap has no room) */
 void fakeRst(struct tcp_pcb *pcb);
+void fakeGiveUp(struct tcp_pcb *pcb);
+/* lwIP's work that is due (its interrupt on the Pico W, a message ahead in its task's queue on the
+   ESP32): run once, just before the main loop next takes the lock or hands lwIP a call. */
+extern void (*fakeLwipDue)(void);
+void fakeRunDue(void);
 void fakeUdpPacket(struct udp_pcb *pcb, int bytes);
 extern struct udp_pcb *fakeLastUdp;
 #endif

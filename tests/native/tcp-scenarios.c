@@ -29,6 +29,8 @@ static xsMachine *the = &machine;
 static FakeObject objects[SOCKETS + 1];
 static xsSlot sockets[SOCKETS];	/* the application's adopted sockets */
 static int socketCount, waiting, closeOnError = 1, errors, bytesRead, socketErrors, wouldBlock;
+/* give-up-write, give-up-output: lwIP's work made due after the read, or after the write, of onReadable */
+static void (*dueAfterRead)(void), (*dueAfterWrite)(void);
 static xsSlot listener;
 static xsSlot onListenerSlot, onReadableSlot, onWritableSlot, onErrorSlot;
 
@@ -69,9 +71,13 @@ static void onReadable(xsMachine *m, xsSlot *self, int argc, int count)
 	callOn(self, 1, buffer, xs_tcp_read);
 	bytesRead += count;
 	free(buffer.buffer);
+	if (dueAfterRead)
+		fakeLwipDue = dueAfterRead;
 	xsSlot answer = { .kind = kFakeBuffer, .integer = 500, .buffer = calloc(1, 500) };
 	callOn(self, 1, answer, xs_tcp_write);
 	free(answer.buffer);
+	if (dueAfterWrite)
+		fakeLwipDue = dueAfterWrite;
 }
 
 static void onWritable(xsMachine *m, xsSlot *self, int argc, int count) {}
@@ -135,6 +141,10 @@ static void listen(void)
 static struct tcp_pcb *adopting;
 static void segmentNow(void) { fakeData(adopting, 80); }
 static void rstNow(void) { fakeRst(adopting); }
+
+/* The connection lwIP gives up on (give-up-*). */
+static struct tcp_pcb *givingUp;
+static void giveUpNow(void) { fakeGiveUp(givingUp); }
 
 /* Four clients after the rest: each is answered and closes; no two share a pcb. */
 static void fourClients(void)
@@ -229,6 +239,30 @@ int main(int argc, char **argv)
 		service();
 		for (int i = 0; i < socketCount; i++)
 			callOn(&sockets[i], 0, (xsSlot){ 0 }, xs_tcp_close);
+		service();
+		printf("{\"bytesRead\":%d,\"socketErrors\":%d,\"doubleFrees\":%d,\"callsOnFreed\":%d,\"staleCallbacks\":%d,\"pcbsInUse\":%d}\n",
+			bytesRead, socketErrors, fakeCounts.doubleFrees, fakeCounts.callsOnFreed, fakeCounts.staleCallbacks, fakePcbsInUse());
+		return 0;
+	}
+	else if (!strncmp(scenario, "give-up-", 8)) {
+		/* lwIP gives up on a connection (its retransmissions or keep-alives unanswered) and frees its pcb,
+		   its error callback told after the free: while the socket idles (give-up-idle), or just before
+		   the main loop's next lwIP call, which read the pcb a moment earlier: the read's tcp_recved
+		   (give-up-read), the answer's write (give-up-write), its tcp_output (give-up-output). */
+		const char *when = scenario + 8;
+		givingUp = fakeConnect();
+		service();
+		if (!strcmp(when, "read"))
+			fakeLwipDue = giveUpNow;
+		else if (!strcmp(when, "write"))
+			dueAfterRead = giveUpNow;
+		else if (!strcmp(when, "output"))
+			dueAfterWrite = giveUpNow;
+		fakeData(givingUp, 80);
+		service();
+		dueAfterRead = dueAfterWrite = NULL;
+		if (!strcmp(when, "idle"))
+			fakeGiveUp(givingUp);
 		service();
 		printf("{\"bytesRead\":%d,\"socketErrors\":%d,\"doubleFrees\":%d,\"callsOnFreed\":%d,\"staleCallbacks\":%d,\"pcbsInUse\":%d}\n",
 			bytesRead, socketErrors, fakeCounts.doubleFrees, fakeCounts.callsOnFreed, fakeCounts.staleCallbacks, fakePcbsInUse());
