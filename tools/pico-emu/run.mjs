@@ -128,7 +128,8 @@ if (opt.link) {
   const [local, peer] = opt.link.split(':').map(Number);
   if (!(local > 0 && peer > 0)) fail(`--link wants LOCALPORT:PEERPORT, not ${opt.link}`);
   frames = udpLink(chip, local, peer);
-  // PICO_EMU_CUT_FILE (netns.sh): a client writes its TCP port there to vanish from the network
+  // PICO_EMU_CUT_FILE (netns.sh): a client writes its TCP port there to vanish from the network, read
+  // every 5 ms so that it vanishes in the middle of an answer it saw begin, not after it
   const cutFile = process.env.PICO_EMU_CUT_FILE;
   if (cutFile) {
     setInterval(() => {
@@ -138,7 +139,7 @@ if (opt.link) {
       frames.cut.add(port);
       console.log(`${stamp()} pico-emu: the link drops TCP port ${port} both ways (a client gone)`);
       sim.clock.createAlarm(() => console.log(`${stamp()} pico-emu: 40 s since the link dropped TCP port ${port}`)).schedule(40e9);
-    }, 200);
+    }, 5);
   }
 }
 
