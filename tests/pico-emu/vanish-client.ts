@@ -13,7 +13,7 @@ const PATHS = ['/', '/api/v1/openapi.json', '/api/v1/device/0xC1000001', '/metri
 const WAIT_S = Number(process.env.PICO_EMU_WAIT_S || 900);
 
 /** Asks for the page and vanishes once its first bytes are in: the bytes it had. */
-function vanish(): Promise<number> {
+export function vanish(): Promise<number> {
   return new Promise((resolve) => {
     const socket = net.connect(80, BOARD);
     let bytes = 0;
