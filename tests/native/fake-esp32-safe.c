@@ -6,7 +6,8 @@
 #include "lwip/dns.h"
 #include "fake-lwip.h"
 
-/* lwIP's task first runs what is due (a message queued ahead of this one), then the call. */
+/* lwIP's task first runs what is due (a message or timer ahead of this one in its mailbox: lwIP
+   api/tcpip.c tcpip_thread handles them in order), then the call. */
 #define IN_LWIP(call) do { fakeRunDue(); fakeInLwip++; call; fakeInLwip--; } while (0)
 
 struct tcp_pcb *tcp_new_safe(void) { struct tcp_pcb *p; IN_LWIP(p = tcp_new()); return p; }
