@@ -52,7 +52,7 @@ describe('make device PLATFORM=esp32', function () {
       cwd: ROOT,
       encoding: 'utf8',
       env: {
-        PATH: `${at('bin')}:/usr/local/bin:/usr/bin:/bin`,
+        PATH: `${at('bin')}:/usr/bin:/bin`, // not /usr/local/bin: the machine's own tools stay out of the test
         HOME: at('home'),
         MODDABLE: at('moddable'),
         IDF_PATH: at('esp-idf'),

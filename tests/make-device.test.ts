@@ -10,6 +10,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** The system's own directories: make, sh and git are there; /usr/local/bin, where a hand-installed
+ *  picotool often lives, is left out so the machine's tools do not decide what the test sees. */
+const SYSTEM_PATH = '/usr/bin:/bin';
+/** A picotool the system itself has on SYSTEM_PATH (Debian's package), which the Makefile prefers. */
+const systemPicotool = (): string | null => {
+  const r = spawnSync('sh', ['-c', 'command -v picotool'], { env: { PATH: SYSTEM_PATH }, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+};
 
 interface Run { status: number | null; stderr: string; mcconfig: string | null }
 
@@ -49,7 +57,7 @@ describe('make device PLATFORM=pico/pico_w', function () {
     const log = at('mcconfig.log');
     fs.rmSync(log, { force: true });
     const env = {
-      PATH: `${at('bin')}:/usr/local/bin:/usr/bin:/bin`,
+      PATH: `${at('bin')}:${SYSTEM_PATH}`,
       HOME: at('home'),
       MODDABLE: at('moddable'),
       PICO_GCC_ROOT: at('gcc'),
@@ -137,9 +145,17 @@ describe('make device PLATFORM=pico/pico_w', function () {
     assert.match(log, new RegExp(`^ARGS -m -p pico/pico_w -t build -o ${at('out')} +manifest.json$`, 'm'));
     assert.match(log, new RegExp(`^PICO_SDK_DIR=${at('home/pico/pico-sdk')}$`, 'm'));
     assert.match(log, new RegExp(`^PICO_GCC_ROOT=${at('gcc')}$`, 'm'));
-    assert.match(log, new RegExp(`^UF2CONV=${at('home/pico/pico-sdk/build/_deps/picotool/picotool')}$`, 'm'));
+    assert.match(log, new RegExp(`^UF2CONV=${systemPicotool() ?? at('home/pico/pico-sdk/build/_deps/picotool/picotool')}$`, 'm'));
     assert.match(log, /^MAKEFLAGS=SHELL=\/bin\/bash$/m);
     assert.match(log, /^MAKEFLAGS_JOBS=--jobs \d+$/m);
+  });
+
+  it('takes the picotool on PATH before the one in the pico-sdk build', () => {
+    picoTree();
+    tool(at('bin/picotool'));
+    const r = make('pico/pico_w');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.mcconfig ?? '', new RegExp(`^UF2CONV=${at('bin/picotool')}$`, 'm'));
   });
 
   it('leaves other platforms alone: PLATFORM=lin needs no Pico tool and may deploy', () => {
