@@ -65,6 +65,12 @@ export interface OpLimits {
   readonly min?: number;
   readonly max?: number;
   readonly values?: readonly number[];
+  /**
+   * `values` as JSON (`[0,2,4]`), made with the list where it is frozen (hal/kit/value-limits.ts
+   * oneOfValues): a long list is then published without a join per description read, which on a
+   * module costs two slots a value.
+   */
+  readonly valuesJson?: string;
 }
 
 /** What every value map is: operation name -> its value (void for an action). */

@@ -2,8 +2,10 @@
 // budget/three-quarters/), built in an empty folder, under the Moddable simulator (mcsim) with a lab's
 // mixed load at once: clients that open a connection per request (GET + PUT pairs, over the
 // connection cap), keep-alive clients, an event stream held open, /metrics scraped and the device
-// description read over and over (tools/mcsim-churn-load.mjs --mixed). A fixed heap aborts ("# Slot
-// allocation: failed in fixed size heap") the moment the module needs more than it has. Needs the
+// description read over and over (tools/mcsim-churn-load.mjs --mixed). The build has a token, and every
+// write carries it as HTTP Digest: a module with a token holds more (its Digest state, a challenge per
+// 401) than one without. A fixed heap aborts ("# Slot allocation: failed in fixed size heap") the
+// moment the module needs more than it has. Needs the
 // Moddable SDK's tools on PATH, root (mcsim runs in a network namespace of its own) and Xvfb; skips
 // without them.
 import { strict as assert } from 'node:assert';
@@ -14,6 +16,7 @@ import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 const LOAD_SECONDS = 40;
+const TOKEN = 'lab-secret';
 
 function missingTools(): string | undefined {
   const tools = spawnSync('make', ['-s', '-o', 'node_modules/.installed', 'moddable-tools'], { cwd: ROOT, encoding: 'utf8' });
@@ -39,11 +42,11 @@ describe('the device build in three quarters of its heap, under a lab\'s mixed l
     if (out) fs.rmSync(out, { recursive: true, force: true });
   });
 
-  it(`answers churn, keep-alive clients, an event stream, scrapes and descriptions at once for ${LOAD_SECONDS} s, and after`, () => {
-    const build = spawnSync('make', ['-s', 'device-budget-3q', `DEVICE_BUILD_DIR=${out}`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  it(`with a token, answers churn with Digest writes, keep-alive clients, an event stream, scrapes and descriptions at once for ${LOAD_SECONDS} s, and after`, () => {
+    const build = spawnSync('make', ['-s', 'device-budget-3q', `DEVICE_BUILD_DIR=${out}`, `MCCONFIG_ARGS=token=${TOKEN}`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     assert.equal(build.status, 0, build.stderr.slice(-2000));
     const app = path.join(out, 'bin/lin/mc/release/brainstem-rest-budget-3q/mc.so');
-    const run = spawnSync('node', ['tools/mcsim-run.mjs', '--app', app, '--', 'node', 'tools/mcsim-churn-load.mjs', '--mixed', '--seconds', String(LOAD_SECONDS)],
+    const run = spawnSync('node', ['tools/mcsim-run.mjs', '--app', app, '--', 'node', 'tools/mcsim-churn-load.mjs', '--mixed', '--seconds', String(LOAD_SECONDS), '--token', TOKEN],
       { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
     const report = `${run.stdout}\n${run.stderr}`;
     assert.doesNotMatch(report, /fixed size heap|memory full/, report);

@@ -53,6 +53,14 @@ const MAX_STREAM_SLOTS = 72;
  * buffer for its whole life).
  */
 const MAX_CONNECTION_BUFFER_BYTES = 4 * 512;
+/**
+ * Slots one piece of the description allocates (garbage included, between collections), the most of
+ * any of its 23 pieces: measured 431 (most of it the piece's strings as they grow, garbage at once).
+ * 552 when the piece with system/modulesoftwareoffset's 128 accepted values copied the list (filtered
+ * to the type's range, which every value was in) and joined the copy, both live until the piece was
+ * made: 2 slots a value and a 4 KiB array, the turn that ran a 3/4 heap out under a lab's load.
+ */
+const MAX_DESCRIPTION_PIECE_SLOTS = 460;
 /** Live slots that may come and go between two samples (XS caches, the JSON report itself). */
 const SLOT_NOISE = 64;
 /**
@@ -196,5 +204,23 @@ describe('retained heap of the device-side core under XS', function () {
       assert.ok(done.written > started.written + 4096, `${name} ran to its end after the socket drained`);
       assert.ok(held > 0 && held <= MAX_STREAM_SLOTS, `a connection streaming ${name} holds ${held} slots more (bound ${MAX_STREAM_SLOTS})`);
     }
+  });
+
+  it('no piece of the description allocates more than a fixed number of slots, its longest list of values included', async () => {
+    await command([0x53, 0]);
+    await command([0x54, 0x64]); // the description starts; its socket is full
+    const piece = new Uint8Array([0x50]); // 'P': the socket drains once, one piece is made
+    let last = (await worker.command(piece)).meter.currentHeapCount;
+    let most = 0;
+    let pieces = 1;
+    for (; pieces < 500; pieces++) {
+      const r = await worker.command(piece);
+      const now = r.meter.currentHeapCount;
+      most = Math.max(most, now - last); // a collection inside a piece shows as less, never more
+      last = now;
+      if (new Uint8Array(r.reply)[0] === 0) break;
+    }
+    assert.ok(pieces > 10 && pieces < 500, `the description ran to its end in ${pieces} pieces`);
+    assert.ok(most > 0 && most <= MAX_DESCRIPTION_PIECE_SLOTS, `a piece of the description allocates up to ${most} slots (bound ${MAX_DESCRIPTION_PIECE_SLOTS})`);
   });
 });

@@ -9,14 +9,22 @@ import type { HalValue, OpLimits } from '../types';
 /** Published for every operation this module reads but cannot set. */
 export const READ_ONLY: OpLimits = Object.freeze({ readOnly: true });
 
-function evenUpTo(max: number): readonly number[] {
+/**
+ * Limits of a list of accepted integers, frozen with their JSON text: made once (at build time for a
+ * preloaded module, so both live in flash), the description writes the text as it is.
+ */
+export function oneOfValues(list: number[]): OpLimits {
+  return Object.freeze({ values: Object.freeze(list), valuesJson: '[' + list.join(',') + ']' });
+}
+
+function evenUpTo(max: number): number[] {
   const out: number[] = [];
   for (let v = 0; v <= max; v += 2) out.push(v);
-  return Object.freeze(out);
+  return out;
 }
 
 /** system/modulesoftwareoffset on every module: BrainStem module addresses are even, 0, 2 ... 254. */
-export const MODULE_OFFSETS: OpLimits = Object.freeze({ values: evenUpTo(254) });
+export const MODULE_OFFSETS: OpLimits = oneOfValues(evenUpTo(254));
 
 /** system/bootslot's "boot from no slot". */
 export const NO_BOOT_SLOT = 255;
@@ -26,7 +34,7 @@ export function indexOrNone(count: number, none: number): OpLimits {
   const out: number[] = [];
   for (let i = 0; i < count; i++) out.push(i);
   if (none >= count) out.push(none);
-  return Object.freeze({ values: Object.freeze(out) });
+  return oneOfValues(out);
 }
 
 /** Up to 8 values in full; a longer list as its first six, an ellipsis and its last. */

@@ -7,6 +7,7 @@
 //   'T' kind   a fifth connection starts streaming /metrics (kind 'm') or the description ('d') and stops
 //              where a module's socket would be full (2 KiB waiting): what a stream holds while it is sent
 //   'F'        the socket of that connection drains: the stream runs to its end (written counts it)
+//   'P'        its socket drains once: one piece of the stream is made (answers [1] while it streams, [0] at its end)
 //   'Q' u32be  as 'R', answering nothing (what one request allocates, without the report's own)
 //   (others)   answer JSON {bytes, written, closed}: `bytes` = ArrayBuffer bytes reachable from the
 //              4 connections (request buffers; the shared Api is not counted), written = response bytes.
@@ -128,6 +129,12 @@ function report(): string {
   if (m[0] === 0x51) { // 'Q'
     requests(((m[1] << 24) | (m[2] << 16) | (m[3] << 8) | m[4]) >>> 0);
     return new ArrayBuffer(0);
+  }
+  if (m[0] === 0x50) { // 'P'
+    waiting = 0;
+    if (streaming) streaming.drained();
+    if (streaming && streaming.slotState() !== SLOT_ANSWERING) streaming = null;
+    return new Uint8Array([streaming ? 1 : 0]).buffer as ArrayBuffer;
   }
   if (m[0] === 0x48) makeHal(); // 'H'
   if (m[0] === 0x53) setUp(m.length > 1 ? m[1] : CONNECTIONS); // 'S'

@@ -39,7 +39,7 @@ function paramsJson(params: readonly RouteParam[], hal: EntityHal): string {
 
 function limitsJson(l: OpLimits | null): string {
   if (!l) return '';
-  if (l.values) return ',"values":[' + l.values.join(',') + ']';
+  if (l.values) return ',"values":' + (l.valuesJson ?? '[' + l.values.join(',') + ']');
   return (l.min !== undefined ? ',"min":' + l.min : '') + (l.max !== undefined ? ',"max":' + l.max : '');
 }
 

@@ -36,8 +36,9 @@ export function takesIntegers(r: Route): boolean {
 
 /**
  * What the description publishes for an integer PUT: {min, max}, or {values} when the module accepts
- * only some integers (those inside the type and the range column). Made when the description is sent
- * and when a value is refused, never on the path of an accepted PUT.
+ * only some integers (those inside the type and the range column: the module's own limits, not a copy,
+ * when all of its values are). Made when the description is sent and when a value is refused, never on
+ * the path of an accepted PUT.
  */
 export function publishedBounds(r: Route, own: OpLimits | null | undefined): OpLimits {
   const t = intType(r.type);
@@ -47,10 +48,16 @@ export function publishedBounds(r: Route, own: OpLimits | null | undefined): OpL
     lo = Math.max(lo, r.min);
     hi = Math.min(hi, r.max);
   }
-  if (own && own.values) return { values: own.values.filter((v) => v >= lo && v <= hi) };
+  if (own && own.values) return allWithin(own.values, lo, hi) ? own : { values: own.values.filter((v) => v >= lo && v <= hi) };
   if (own && own.min !== undefined) lo = Math.max(lo, own.min);
   if (own && own.max !== undefined) hi = Math.min(hi, own.max);
   return { min: lo, max: hi };
+}
+
+/** Every value of `values` is in lo..hi: the module's own list is published as it is, not copied. */
+function allWithin(values: readonly number[], lo: number, hi: number): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] < lo || values[i] > hi) return false;
+  return true;
 }
 
 /**
