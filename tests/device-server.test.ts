@@ -5,6 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { freshWorld, get, net, platform, replies, serve } from './fakes/world';
 import { LINGER_MS, QUEUE_MAX, READ_CHUNK } from '../src/device/transport';
+import { HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../src/http/http-limits';
+import { TICK_MS } from '../src/http/server-core';
 
 describe('device server on the fake network', () => {
   beforeEach(() => freshWorld());
@@ -104,6 +106,33 @@ describe('device server on the fake network', () => {
     assert.equal(c.closedByServer, true);
     assert.equal(replies(c)[0].status, 200);
     assert.equal(net.pendingTimers(), 1); // only the server's timeout tick: the linger timer is gone
+  });
+
+  it('sleeps while no client is connected: its tick is unscheduled, and a client wakes it with its deadlines', () => {
+    serve();
+    net.advance(TICK_MS);
+    assert.equal(net.pendingTimers(), 0, 'an idle server keeps no timer scheduled');
+    net.advance(60_000);
+    assert.equal(net.pendingTimers(), 0);
+    // A client that sends half a request and stops: the tick wakes and answers it 408 in time.
+    const slow = net.connect(8080);
+    slow.send('GET /api/v1/device/system/0/serialnumber HTTP/1.1\r\n');
+    net.run();
+    assert.equal(net.pendingTimers(), 1, 'a connection wakes the tick');
+    net.advance(HEADER_TIMEOUT_MS + 2 * TICK_MS);
+    assert.equal(replies(slow)[0].status, 408);
+    assert.equal(slow.closedByServer, true);
+    net.advance(TICK_MS);
+    assert.equal(net.pendingTimers(), 0, 'asleep again once the connection has gone');
+    // A keep-alive client is closed after the idle time-out, and the server sleeps again.
+    const idle = net.connect(8080);
+    idle.send(get('system/0/serialnumber'));
+    net.run();
+    assert.equal(replies(idle)[0].status, 200);
+    net.advance(IDLE_TIMEOUT_MS + 2 * TICK_MS);
+    assert.equal(idle.closedByServer, true, 'the idle connection was closed');
+    net.advance(TICK_MS);
+    assert.equal(net.pendingTimers(), 0);
   });
 
   it('resets only after the answer to system/reset has left', () => {

@@ -69,9 +69,11 @@ const SLOT_NOISE = 64;
  * the listening server retain after a boot. Measured 392 (420 when the byte settings' factory values
  * were Uint8Arrays; 510 when settings kept every value beside its factory value, the codec was three
  * closures and the server's listener and timer callbacks were closures). 400 with the server's list of
- * waiting newcomers and of drain notices (392 before it kept them, with a timer per drain notice instead).
+ * waiting newcomers and of drain notices (392 before it kept them, with a timer per drain notice instead);
+ * 406 with the accepted values' JSON of system/bootslot, made at boot, and the flag of a tick that
+ * sleeps while no client is connected.
  */
-const MAX_DEVICE_BOOT_SLOTS = 405;
+const MAX_DEVICE_BOOT_SLOTS = 410;
 /**
  * Live slots a device connection holding a half-received request adds, its transport and socket
  * included. Measured 110.5 (112.5 when its transport kept an empty answer queue; 118.5 with a slot per

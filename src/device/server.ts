@@ -6,6 +6,8 @@
 // left in the stack), up to WAITING_MAX of them: when many clients connect at once, the module makes
 // one refusal at a time instead of a transport and an answer for each. A waiting newcomer is admitted
 // or refused, in order of arrival, once that 503 has gone or a slot frees (checked at each tick too).
+// The tick runs only while there is something to watch (a connection, a waiting newcomer, a 503 on its
+// way): an idle module's main loop sleeps until a client connects, instead of waking ten times a second.
 
 import Listener from 'embedded:io/socket/listener';
 import type TCP from 'embedded:io/socket/tcp';
@@ -23,7 +25,7 @@ export interface DeviceServerOptions {
   readonly maxConnections: number;
   readonly idleTimeoutMs?: number;
   readonly codec: TextCodec;
-  /** Monotonic milliseconds (src/device/ticks.ts); the server reads it every 100 ms, which keeps it exact. */
+  /** Monotonic milliseconds (src/device/ticks.ts); read at each tick and every hour, which keeps it exact. */
   readonly ticks?: () => number;
   /** Bytes one socket write may carry (the board profile's writeMax); 0 or absent: no pacing. */
   readonly writeMax?: number;
@@ -60,6 +62,8 @@ export class DeviceServer implements TransportEvents, TickWatcher {
   private readonly drainNotices: DeviceTransport[] = [];
   /** admitWaiting() is running: an eviction it makes closes a socket, which must not start it again. */
   private admitting = false;
+  /** The tick timer is scheduled (it is unscheduled, not cleared, while the server has nothing to watch). */
+  private ticking = true;
 
   constructor(handler: RequestHandler, options: DeviceServerOptions) {
     this.turns = options.writeMax ? new SendTurns(options.writeMax, options.sendingMax ?? 0) : null;
@@ -161,6 +165,10 @@ export class DeviceServer implements TransportEvents, TickWatcher {
       if (!socket) break;
       this.waiting.push(socket);
     }
+    if (!this.ticking && this.waiting.length) {
+      this.ticking = true;
+      Timer.schedule(this.timer, TICK_MS, TICK_MS);
+    }
     this.admitWaiting();
   }
 
@@ -210,12 +218,16 @@ export class DeviceServer implements TransportEvents, TickWatcher {
 
   /** The timer's tick. */
   tick(): void {
-    this.ticks(); // read at least once per wrap period, connections or not
+    this.ticks(); // the clock's reading (it is also read every hour while the tick sleeps: ticks.ts)
     if (this.turns) this.turns.resume(); // a write lwIP's heap refused is made again
     // A tick may answer requests held behind a streamed description: `current` is their transport.
     this.core.tick(this);
     this.current = null;
     if (this.waiting.length) this.admitWaiting(); // a connection may have gone idle since
+    if (this.connections.size === 0 && this.waiting.length === 0 && this.refusing === 0) {
+      this.ticking = false;
+      Timer.schedule(this.timer); // nothing to watch: no turn of the main loop until a client connects
+    }
   }
 }
 Object.freeze(DeviceServer.prototype);

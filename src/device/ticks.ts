@@ -3,9 +3,9 @@
 // (24.8 days) and wraps again at 2^32. Every deadline of the server (connection timeouts, slot
 // eviction, the token lockout, event streams) compares readings of this clock instead, so none of them
 // sees the wrap. Each reading adds the signed 32-bit difference from the previous one: exact as long as
-// readings are less than 24.8 days apart. The device server reads it every 100 ms while it runs; the
-// module's clock is also read by its own timer (keepFed), so a network outage longer than that, with
-// no server, does not break it. On the desktop host Time.ticks is a double that never wraps, and the
+// readings are less than 24.8 days apart. The device server reads it every 100 ms while it has
+// connections to watch; the module's clock is also read by its own timer (keepFed), so an idle module
+// or a network outage of any length, with no server ticking, does not break it. On the desktop host Time.ticks is a double that never wraps, and the
 // difference is the same.
 
 import Time from 'time';

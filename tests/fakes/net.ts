@@ -205,6 +205,23 @@ export class FakeNet {
     return t;
   }
 
+  /**
+   * Timer.schedule: with an interval, the timer fires `ms` from now and then every `repeat` ms (0: once);
+   * without, it stays made but never fires until scheduled again (modules/base/timer/mc/timer.c:178-196).
+   */
+  scheduleTimer(t: unknown, ms?: number, repeat = 0): void {
+    const timer = t as FakeTimer;
+    const k = this.timers.indexOf(timer);
+    if (ms === undefined) {
+      if (k >= 0) this.timers.splice(k, 1);
+      return;
+    }
+    timer.due = this.now + Math.max(0, ms);
+    timer.repeat = repeat > 0;
+    timer.interval = repeat > 0 ? repeat : ms;
+    if (k < 0) this.timers.push(timer);
+  }
+
   clearTimer(t: unknown): void {
     const k = this.timers.indexOf(t as FakeTimer);
     if (k >= 0) this.timers.splice(k, 1);

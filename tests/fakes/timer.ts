@@ -14,6 +14,9 @@ export default class Timer {
   static repeat(callback: Callback, interval: number): Timer {
     return net.setTimer(callback as (t: unknown) => void, interval, true) as unknown as Timer;
   }
+  static schedule(timer: Timer, interval?: number, repeat?: number): void {
+    net.scheduleTimer(timer, interval, repeat);
+  }
   static clear(timer: Timer | undefined | null): void {
     if (timer) net.clearTimer(timer);
   }

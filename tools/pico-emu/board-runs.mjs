@@ -49,7 +49,7 @@ function profileLines(profiles) {
 }
 
 const idleLines = (idle) => [
-  ...topFunctions('the idle board, 1 s', idle.idle, 10),
+  ...topFunctions('the idle board, 10 s', idle.idle, 10),
   `the main loop idle: ${n(idle.turns)} turns, ${n(idle.meanTurn)} cycles a turn; a GET's cycles of work are its turns' cycles beyond that`,
 ];
 

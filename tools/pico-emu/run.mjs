@@ -166,7 +166,9 @@ function stop(why) {
   const link = frames ? `, ${frames.out} frames out, ${frames.in} in (${frames.dropped} not for it)` : '';
   if (races) console.log(`${stamp()} ${races.summary()}`);
   console.log(`${stamp()} pico-emu: ${why} after ${((Date.now() - t0) / 1000).toFixed(0)} s real, ${chip.wire.transfers} gSPI transfers${link}; emulated/real ${ratio()}`);
-  setTimeout(() => process.exit(0), 100); // the console's last bytes
+  // --figures succeeds only with its figures printed (a fault or a time-out before them fails make pico-emu-figures)
+  const status = opt.figures && why !== 'figures printed' ? 1 : 0;
+  setTimeout(() => process.exit(status), 100); // the console's last bytes
 }
 // A BKPT (the SDK's panic ends in one): rp2040js stops the core there, as a debugger would. On a board
 // without a debugger (--no-debugger) it is a hard fault whose handler is a BKPT too: the core locks up
