@@ -14,7 +14,16 @@ export const READ_ONLY: OpLimits = Object.freeze({ readOnly: true });
  * preloaded module, so both live in flash), the description writes the text as it is.
  */
 export function oneOfValues(list: number[]): OpLimits {
-  return Object.freeze({ values: Object.freeze(list), valuesJson: '[' + list.join(',') + ']' });
+  return Object.freeze({ values: Object.freeze(list), valuesJson: jsonOf(list) });
+}
+
+/** The JSON text of limits' accepted values: the frozen text when the list has one, else made now. */
+export function valuesJson(l: OpLimits): string {
+  return l.valuesJson ?? jsonOf(l.values ?? []);
+}
+
+function jsonOf(list: readonly number[]): string {
+  return '[' + list.join(',') + ']';
 }
 
 function evenUpTo(max: number): number[] {

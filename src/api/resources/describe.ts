@@ -10,6 +10,7 @@ import { serialText } from '../route/serial';
 import { ENTITY_NAMES, operationsOf, routeForms, type Route, type RouteParam } from '../route/routes';
 import { publishedBounds, takesIntegers } from '../values/bounds';
 import { versionText } from './firmware-image';
+import { valuesJson } from '../../../hal/kit/value-limits';
 import type { EntityHal, ModuleHal, OpLimits } from '../../../hal/types';
 import type { ResponseStream } from '../../http/request';
 
@@ -39,7 +40,7 @@ function paramsJson(params: readonly RouteParam[], hal: EntityHal): string {
 
 function limitsJson(l: OpLimits | null): string {
   if (!l) return '';
-  if (l.values) return ',"values":' + (l.valuesJson ?? '[' + l.values.join(',') + ']');
+  if (l.values) return ',"values":' + valuesJson(l);
   return (l.min !== undefined ? ',"min":' + l.min : '') + (l.max !== undefined ? ',"max":' + l.max : '');
 }
 
