@@ -1,7 +1,7 @@
 // The network time (src/device/clock-sync.ts) on src/device/main.ts with Wi-Fi and config.sntp, a chip
 // clock that starts in 1970 (tests/fakes/time.ts) and a fake of the SDK's SNTP (tests/fakes/sntp.ts):
 // a server that does not answer is asked again with a backoff up to an hour, the clock is set once one
-// answers, and a clock set by PUT is not moved by an answer that arrives later.
+// answers and follows it hourly after, and a clock set by PUT is not moved by an answer that arrives later.
 
 import { strict as assert } from 'node:assert';
 import { ask, FULL_BOARD, freshWorld, get, net, put } from './fakes/world';
@@ -9,7 +9,7 @@ import { setConfig } from './fakes/config';
 import { radio } from './fakes/wifi';
 import { sntpServer } from './fakes/sntp';
 import { chipDate, clockSets, hostDate } from './fakes/time';
-import { CLOCK_RETRY_MAX_MS, CLOCK_RETRY_MIN_MS } from '../src/device/clock-sync';
+import { CLOCK_RESYNC_MS, CLOCK_RETRY_MAX_MS, CLOCK_RETRY_MIN_MS } from '../src/device/clock-sync';
 
 const MAIN = require.resolve('../src/device/main');
 
@@ -54,9 +54,39 @@ describe('network time: asked until answered, a PUT clock kept', () => {
     net.advance(CLOCK_RETRY_MAX_MS + 30000);
     assert.deepEqual(clockSets, [sntpServer.seconds]);
     assert.equal(clock('year'), 2026);
+  });
+
+  it('asks again every hour once answered, and follows a server that was stepped', () => {
+    sntpServer.up = true;
+    boot();
+    net.advance(1000);
+    assert.equal(clockSets.length, 1, 'set by the first answer');
+    const first = sntpServer.asked.length;
+    net.advance(3 * CLOCK_RESYNC_MS);
+    assert.equal(sntpServer.asked.length, first + 3, 'one exchange an hour');
+    assert.deepEqual(gaps().slice(-2), [CLOCK_RESYNC_MS + sntpServer.delayMs, CLOCK_RESYNC_MS + sntpServer.delayMs]);
+    sntpServer.seconds += 7; // the server stepped: the next exchange brings the module along
+    net.advance(CLOCK_RESYNC_MS);
+    assert.equal(clockSets[clockSets.length - 1], sntpServer.seconds);
+    // a server gone for a while: asked again with the backoff, then hourly once it answers again
+    sntpServer.up = false;
+    net.advance(3 * CLOCK_RESYNC_MS);
+    sntpServer.up = true;
+    const sets = clockSets.length;
+    net.advance(CLOCK_RETRY_MAX_MS + 30000);
+    assert.equal(clockSets.length, sets + 1, 'set again once the server is back');
+  });
+
+  it('stops asking once the clock is set by PUT after a network answer', () => {
+    sntpServer.up = true;
+    boot();
+    net.advance(1000);
+    assert.equal(ask(8080, put('clock/0/year', 2033)).status, 200);
     const n = sntpServer.asked.length;
-    net.advance(3 * 3600 * 1000);
-    assert.equal(sntpServer.asked.length, n, 'no more asking once the clock is set');
+    net.advance(3 * CLOCK_RESYNC_MS);
+    assert.ok(sntpServer.asked.length <= n + 1, `${sntpServer.asked.length - n} exchanges after the PUT`);
+    assert.equal(clockSets.length, 1, 'no network answer set the clock after the PUT');
+    assert.equal(clock('year'), 2033);
   });
 
   it('keeps a clock set by PUT when the network answer arrives later', () => {

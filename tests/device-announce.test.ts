@@ -41,6 +41,17 @@ describe('device announcement (DNS-SD) on the fakes', () => {
   });
   after(() => { delete require.cache[MAIN]; net.reset(); UDP.reset(); });
 
+  it('announces when it starts after the chip\'s millisecond count passed 2^31 (Time.ticks negative)', () => {
+    net.reset();
+    net.now = 2 ** 31 + 5000; // tests/fakes/time.ts: Time.ticks reads -2^31 + 5000, as an ESP32's does
+    delete require.cache[MAIN];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh evaluation, as a boot does
+    require(MAIN);
+    net.advance(3000);
+    assert.ok(net.traces.some((t) => t === 'announced brainstem-1234abcd.local (_http._tcp, _brainstem._tcp) on port 8080\n'), net.traces.join(''));
+    assert.ok(decoded().filter((d) => d.type === 'response').length >= 1, 'no announcement sent');
+  });
+
   it('joins 224.0.0.251 on port 5353, probes, and announces brainstem-{serial}.local with both services and the TXT record', () => {
     boot();
     net.advance(3000);

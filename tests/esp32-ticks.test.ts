@@ -4,7 +4,7 @@
 // eviction, the token lockout and event streams must behave across it as at any other time.
 
 import { strict as assert } from 'node:assert';
-import { FULL_BOARD, freshWorld, get, net, replies } from './fakes/world';
+import { ask, FULL_BOARD, freshWorld, get, net, replies } from './fakes/world';
 import { setConfig } from './fakes/config';
 import { radio } from './fakes/wifi';
 import type { FakeClient } from './fakes/net';
@@ -107,5 +107,19 @@ describe('device deadlines across the ESP32 tick wrap (signed 32-bit Time.ticks)
     net.advance(6000);
     const events = c.received.split('\n').filter((l) => l.startsWith('data: '));
     assert.ok(events.length >= 12, `${events.length} events in 6 s at 500 ms`);
+  });
+
+  it('counts system/0/uptime on past 49.7 days, where a 32-bit millisecond count wraps', () => {
+    bootBeforeWrap(2 ** 31 - 1000); // booted a second after power-on
+    const DAY = 86400000;
+    const uptime = (): number => {
+      const r = ask(8080, get('system/0/uptime'));
+      assert.equal(r.status, 200, JSON.stringify(r.json));
+      return r.json.response.value as number;
+    };
+    net.advance(49 * DAY);
+    assert.equal(uptime(), 49 * 1440);
+    net.advance(2 * DAY); // past 2^32 ms since power-on
+    assert.equal(uptime(), 51 * 1440, 'uptime started again at the 32-bit wrap');
   });
 });

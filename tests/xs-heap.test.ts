@@ -71,7 +71,7 @@ const SLOT_NOISE = 64;
  * closures and the server's listener and timer callbacks were closures). 400 with the server's list of
  * waiting newcomers and of drain notices (392 before it kept them, with a timer per drain notice instead);
  * 406 with the accepted values' JSON of system/bootslot, made at boot, and the flag of a tick that
- * sleeps while no client is connected.
+ * sleeps while no client is connected; 407 with the system entity's monotonic clock (its uptime).
  */
 const MAX_DEVICE_BOOT_SLOTS = 410;
 /**

@@ -45,7 +45,8 @@ export interface DeviceOptions {
   readonly image?: string;
   /**
    * Monotonic milliseconds (src/device/ticks.ts): the module clock then stays right across the Pico's
-   * 32-bit millisecond wrap of Date (hal/device/wall-clock.ts). Without it Date is read as it is.
+   * 32-bit millisecond wrap of Date (hal/device/wall-clock.ts), and system/uptime counts on past the
+   * 49.7 days of a 32-bit millisecond count. Without it Date and Time.ticks are read as they are.
    */
   readonly ticks?: () => number;
 }
@@ -114,7 +115,7 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     this.clock = new ClockEntity(s, o.ticks);
     // Every PWM output (LED, servos, signals) holds one of the board's channels only while it runs.
     const pwm = new PwmChannels(b.pwmChannels);
-    this.system = new SystemEntity(s, b, this, o.firmware, ledOutput(b, pwm), this);
+    this.system = new SystemEntity(s, b, this, o.firmware, ledOutput(b, pwm), this, o.ticks);
     this.ethernet = new EthernetEntity(s, o.platform, o.httpPort, this.serialNumber, b.readsDns);
     const e: Entities = { system: this.system, clock: this.clock, ethernet: this.ethernet };
     if (b.digital.length) e.digital = new DigitalEntity(s, b.digital);

@@ -65,7 +65,9 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   private readonly firmware: Firmware;
   private readonly ledPin: LedOutput | null;
   private readonly resets: ResetRequester;
-  /** Time.ticks at the last boot (a soft reset on the desktop host included). */
+  /** Monotonic milliseconds (src/device/ticks.ts, which never wraps); Time.ticks where none is given. */
+  private readonly ticks: (() => number) | undefined;
+  /** The clock at the last boot (a soft reset on the desktop host included). */
   private bootTicks = 0;
   private ledOn = false;
   /** system/errors: cleared by reading it and by every boot (a RAM word). */
@@ -75,8 +77,10 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
   /** system/bootslot: a store slot of this board, or none (as on the simulator). */
   private readonly bootSlots: OpLimits;
 
-  constructor(s: Settings, b: BoardProfile, identity: { readonly serialNumber: number }, fw: Firmware, ledPin: LedOutput | null, resets: ResetRequester) {
+  constructor(s: Settings, b: BoardProfile, identity: { readonly serialNumber: number }, fw: Firmware, ledPin: LedOutput | null, resets: ResetRequester,
+    ticks?: () => number) {
     super('system', OPS, 1, s, 'sys.');
+    this.ticks = ticks;
     s.define('sys.name', b.name);
     this.board = b;
     this.identity = identity;
@@ -107,10 +111,22 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
    */
   override boot(): void {
     this.errors.clear();
-    this.bootTicks = Time.ticks;
+    this.bootTicks = this.clockMs();
     this.offsetAtBoot = this.settings.num('sys.swoffset');
     this.ledOn = false;
     this.applyLed();
+  }
+
+  /** The module's clock (no closure kept for the default: a device holds this entity for ever). */
+  private clockMs(): number {
+    return this.ticks ? this.ticks() : Time.ticks;
+  }
+
+  /** Milliseconds since the boot. The module's clock never wraps; a bare Time.ticks wraps at 2^32 ms
+   * (2^31 and negative on an ESP32), which adding 2^32 to a negative difference undoes once. */
+  private sinceBoot(): number {
+    const ms = this.clockMs() - this.bootTicks;
+    return ms < 0 ? ms + 2 ** 32 : ms;
   }
 
   protected override read(_i: number, op: Op): ValueOf<'system'> {
@@ -125,8 +141,7 @@ export class SystemEntity extends DeviceEntity<ValuesOf<'system'>> {
       case 'model': return b.model;
       case 'hardwareversion': return packHardwareVersion(b.model, b.hardwareVersion);
       case 'serialnumber': return this.identity.serialNumber;
-      // Time.ticks is milliseconds since boot; on ESP32 it wraps after 49.7 days, uptime with it.
-      case 'uptime': return Math.floor(((Time.ticks - this.bootTicks) >>> 0) / 60000);
+      case 'uptime': return Math.floor(this.sinceBoot() / 60000);
       case 'errors': return this.errors.take();
     }
     throw this.unsupported(op);

@@ -16,7 +16,8 @@
  * see). An interrupt that posts between the test and the WFE still ends the WFE: exception entry and
  * return set the event register (ARMv6-M B1.5.18), and pico-sdk's alarm interrupt sends SEV.
  *
- * A wait is at most MAX_WAIT_MS, so the loop turns at least once a second even with no timer. The
+ * A wait is at most MAX_WAIT_MS, as long as the watchdog's feed (src/device/keepalive.ts): an idle loop
+ * wakes for its timers only, and a wake-up missed would cost no more than a feed's period. The
  * SDK's modMessageService does not feed the watchdog here: its modWatchDogReset() is empty unless
  * USE_WATCHDOG is defined (xs/platforms/pico/xsHost.h:159-164), which the Pico build does not; the
  * module feeds it from a JavaScript timer (native/watchdog/pico/wdt-pico.c, xs_watchdog_feed), so a
@@ -28,7 +29,7 @@
 #include "pico/time.h"
 #include "hardware/sync.h"
 
-#define MAX_WAIT_MS 1000
+#define MAX_WAIT_MS 4000
 
 /* Messages queued since the start, counted in any context; and the count the last delivery saw. */
 static volatile uint32_t gPosted;

@@ -1,7 +1,8 @@
 // The network time: once the network is up, the module asks the SNTP server (config.sntp) until one
 // answers. The SDK's SNTP tries a server 5 times, 5 s apart, then reports an error and closes
 // (modules/network/sntp/sntp.js:38-44,62-73): asking again is this module's job, after 30 s, then 60 s,
-// doubling up to an hour. A clock set by hand (a PUT to clock/0/…, hal/device/clock.ts) wins: an
+// doubling up to an hour. Once answered, it asks again every hour, so that a module up for months
+// follows its server (a crystal drifts tens of ppm: seconds a day; a server may be stepped). A clock set by hand (a PUT to clock/0/…, hal/device/clock.ts) wins: an
 // answer that arrives after it changes nothing, and no more are asked for. Where the clock reads a
 // date after 2023 already (set before a soft restart), nothing is asked, as the SDK's setup does.
 
@@ -12,6 +13,8 @@ import type { NetworkWatcher } from './network';
 
 export const CLOCK_RETRY_MIN_MS = 30000;
 export const CLOCK_RETRY_MAX_MS = 3600000;
+/** Between answered exchanges: the clock follows its server within the hour. */
+export const CLOCK_RESYNC_MS = 3600000;
 /** Before this (2023-01-03) the clock has not been set. */
 const CLOCK_SET_MS = 1672722071000;
 
@@ -29,6 +32,8 @@ export class ClockSync implements NetworkWatcher {
   private timer: Timer | undefined;
   private retryMs = CLOCK_RETRY_MIN_MS;
   private done = false;
+  /** A server has answered since the boot: the clock is the network's. */
+  private answered = false;
   private readonly again = (): void => {
     this.timer = undefined;
     if (this.isUp) this.ask();
@@ -50,7 +55,8 @@ export class ClockSync implements NetworkWatcher {
   }
 
   private ask(): void {
-    if (this.done || this.owner.clockSetByHand() || Date.now() > CLOCK_SET_MS) {
+    // a clock that reads a date before this module first asked was set before a soft restart: left alone
+    if (this.done || this.owner.clockSetByHand() || (!this.answered && Date.now() > CLOCK_SET_MS)) {
       this.done = true;
       return;
     }
@@ -65,13 +71,18 @@ export class ClockSync implements NetworkWatcher {
   private heard(message: number, value?: number): void {
     if (message === SNTP.time && value !== undefined) {
       this.asking = undefined;
-      this.done = true;
       if (this.owner.clockSetByHand()) {
+        this.done = true;
         trace('SNTP: answer ignored (the clock was set by hand)\n');
         return;
       }
+      this.answered = true;
+      const before = Date.now();
       Time.set(value);
-      trace('SNTP: clock set\n');
+      const step = Date.now() - before; // what the clock moved by (whole seconds on the chip)
+      trace(`SNTP: clock set (${step < 0 ? '' : '+'}${step} ms)\n`);
+      this.retryMs = CLOCK_RETRY_MIN_MS;
+      this.timer = Timer.set(this.again, CLOCK_RESYNC_MS);
     } else if (message === SNTP.error) {
       this.asking = undefined; // the SDK closes it: nothing returned, no other server
       this.retry();

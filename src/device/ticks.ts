@@ -20,7 +20,10 @@ export class WrapSafeTicks {
 
   constructor() {
     this.last = Time.ticks;
-    this.total = this.last;
+    // From the chip's count as it keeps it (unsigned): a first reading past 2^31 ms is negative on an
+    // ESP32 (and on the Pico W, whose timer an emulator may start days on), and the readers of this
+    // clock take a time below zero for "none" (src/dns/mdns-responder.ts: nothing would be announced).
+    this.total = this.last < 0 ? this.last + 2 ** 32 : this.last;
   }
 
   /** Milliseconds, never decreasing, never wrapping (a bound function: hand it on as is). */

@@ -22,13 +22,19 @@ const SYMBOLS = {
 const FIELDS = ['currentChunksSize', 'peakChunksSize', 'maximumChunksSize', 'currentHeapCount', 'peakHeapCount', 'maximumHeapCount'];
 const LWIP_MEM_SIZE = 4000; // build/devices/pico/config/lwipopts_examples_common.h
 
-/** The addresses of SYMBOLS in `elf`. */
-export function boardSymbols(elf) {
+/** Every symbol of `elf` (arm-none-eabi-nm): name -> address. */
+export function elfSymbols(elf) {
   const table = new Map();
   for (const line of execFileSync('arm-none-eabi-nm', [elf], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n')) {
     const [addr, , name] = line.split(' ');
     if (name) table.set(name, parseInt(addr, 16));
   }
+  return table;
+}
+
+/** The addresses of SYMBOLS in `elf`. */
+export function boardSymbols(elf) {
+  const table = elfSymbols(elf);
   const out = {};
   for (const [key, name] of Object.entries(SYMBOLS)) {
     if (!table.has(name)) throw new Error(`${elf}: no symbol ${name}`);
@@ -81,19 +87,24 @@ function cHeap(mcu, s) {
   const top = r(s.mallocAv + 8);
   const base = r(s.sbrkBase);
   const heapEnd = r(s.heapEnd) || s.end;
-  let used = 0, freeChunks = 0, chunks = 0;
+  let used = 0, freeChunks = 0, chunks = 0, largest = 0;
   if (base !== 0xffffffff) {
     for (let p = (base + 7) & ~7; p < top && chunks < 100000; chunks++) {
       const size = r(p + 4) & ~7;
       if (size < 16) break; // not a chunk: stop rather than walk garbage
       if (r(p + size + 4) & 1) used += size;
-      else freeChunks += size;
+      else {
+        freeChunks += size;
+        largest = Math.max(largest, size);
+      }
       p += size;
     }
   }
   const topSize = base === 0xffffffff ? 0 : r(top + 4) & ~7;
   const unclaimed = s.stackLimit - heapEnd;
-  return { used, free: freeChunks + topSize + unclaimed, freeChunks, top: topSize, unclaimed, chunks, peakSbrked: r(s.maxSbrked) };
+  // the largest block malloc can give without a new chunk: a free chunk, or the top with what sbrk has left
+  largest = Math.max(largest, topSize + unclaimed);
+  return { used, free: freeChunks + topSize + unclaimed, freeChunks, top: topSize, unclaimed, chunks, largest, peakSbrked: r(s.maxSbrked) };
 }
 
 /** lwIP's heap (pbufs of segments in flight): bytes in use. */
@@ -120,8 +131,9 @@ function xsHeap(mcu, s, o) {
   };
 }
 
-/** One reading of the board's memory. */
-export function readBoardMemory(mcu, symbols, offsets) {
+/** One reading of the board's memory (with xsOnly, XS's counters alone: cheap enough to read every emulated second). */
+export function readBoardMemory(mcu, symbols, offsets, { xsOnly = false } = {}) {
+  if (xsOnly) return { xs: xsHeap(mcu, symbols, offsets) };
   return { c: cHeap(mcu, symbols), xs: xsHeap(mcu, symbols, offsets), lwip: lwipHeap(mcu, symbols) };
 }
 

@@ -30,13 +30,19 @@ export function trapFlashWrites(bootrom) {
   return rom;
 }
 
+/** Erases as they happen: onErase(offset, bytes), when set (soak.mjs counts the sectors). */
+export const flashLog = { onErase: null };
+
 /** Carries out a trapped call; false for any other BKPT. */
 export function handleFlashTrap(mcu, bkpt) {
   if (bkpt !== ERASE && bkpt !== PROGRAM) return false;
   const { core, flash } = mcu;
   const [addr, arg1, arg2] = [core.registers[0], core.registers[1], core.registers[2]];
   const offset = addr >= FLASH_BASE ? addr - FLASH_BASE : addr;
-  if (bkpt === ERASE) flash.fill(0xff, offset, Math.min(flash.length, offset + arg1));
+  if (bkpt === ERASE) {
+    flash.fill(0xff, offset, Math.min(flash.length, offset + arg1));
+    flashLog.onErase?.(offset, arg1);
+  }
   else for (let i = 0; i < arg2 && offset + i < flash.length; i++) flash[offset + i] &= mcu.readUint8(arg1 + i);
   core.PC = core.LR & ~1;
   return true;

@@ -4,7 +4,10 @@
 // turn), so a gSPI transfer to the Wi-Fi chip would take milliseconds of emulated time instead of
 // microseconds, and the cyw43-driver's 225 KB firmware download minutes. (rp2040js does not model
 // the PIO clock divider either: a state machine runs at the system clock here.) While the core sleeps
-// (WFE, WFI) the clock moves on to its next alarm, never ahead of real time.
+// (WFE, WFI) the clock moves on to its next alarm, never ahead of real time, unless the caller's
+// runAhead() says nothing outside the board is waiting on it (soak.mjs: the link quiet, no client
+// busy): then it moves to the next alarm at once, and an idle emulated day costs only the cycles the
+// board runs.
 const CYCLE_NANOS = 1e9 / 125e6; // rp2040js's fixed 125 MHz
 // Instructions per turn of the event loop (Simulator.execute runs 1,000,000): the frames of a client
 // reach the chip model only between turns, so a turn is what the link may add to a round trip
@@ -50,7 +53,8 @@ function pioBlocks(rp2040) {
   };
 }
 
-export function runLockstep(sim) {
+/** @param {{runAhead?: () => boolean}} options runAhead: may a sleeping core's clock go ahead of real time now? */
+export function runLockstep(sim, { runAhead = () => false } = {}) {
   const { clock } = sim;
   let rp2040, pio;
   // The chip sim.rp2040 holds; a watchdog reset (chip-reset.mjs) puts a new one there.
@@ -70,6 +74,11 @@ export function runLockstep(sim) {
         if (pio.active()) {
           clock.tick(CYCLE_NANOS);
           pio.step(1);
+        } else if (clock.nanosToNextAlarm > 0 && runAhead()) {
+          sleep.awake(); // real time is not the limit: from here the clock counts afresh
+          const nanos = clock.nanosToNextAlarm;
+          clock.tick(nanos);
+          i += nanos / CYCLE_NANOS;
         } else {
           // Asleep until an interrupt: on to the next alarm, but no faster than real time, so that
           // the frames of a client (which land between turns) and its own delays reach the board

@@ -27,7 +27,11 @@ socat TUN:192.168.77.1/24,tun-type=tap,tun-name=pico0,iff-up,iff-no-pi \
   UDP-DATAGRAM:127.0.0.1:47001,bind=127.0.0.1:47000 2>"$work/socat.log" &
 for _ in $(seq 50); do ip link show pico0 >/dev/null 2>&1 && break; sleep 0.1; done
 ip route add 224.0.0.0/4 dev pico0 2>/dev/null # multicast (mDNS) goes to the board's link
-dnsmasq --keep-in-foreground --conf-file=/dev/null --user=root --port=0 --interface=pico0 \
+# PICO_EMU_DNS=1: dnsmasq answers DNS too, pool.ntp.org (the module's SNTP server) as 192.168.77.1, where
+# run.mjs --soak answers SNTP; otherwise no DNS at all
+dns=(--port=0)
+[ "${PICO_EMU_DNS:-}" = 1 ] && dns=(--port=53 --no-resolv --no-hosts --address=/pool.ntp.org/192.168.77.1)
+dnsmasq --keep-in-foreground --conf-file=/dev/null --user=root "${dns[@]}" --interface=pico0 \
   --bind-interfaces --dhcp-range=192.168.77.50,192.168.77.99,1h --dhcp-host="$mac,192.168.77.50" \
   --dhcp-leasefile="$work/leases" --log-facility=- --log-dhcp 2>&1 | sed -u 's/^/dnsmasq: /' &
 runner=("${PICO_EMU_RUNNER:-$here/run.mjs}" --seconds "$seconds" --link 47001:47000 "$@")

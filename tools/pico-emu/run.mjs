@@ -18,6 +18,9 @@
 //                                      _write_uf2_page_complete: safe_reboot(0, SRAM_END, 1000); runtime.c
 //                                      watchdog_reboot). The saved settings in flash stay.
 //        [--no-debugger]               a panic's BKPT locks the core up, and the watchdog restarts it
+//        [--soak DAYS]                 a lab's day repeated DAYS times in emulated time, the board running ahead
+//                                      of real time while idle (soak.mjs; inside netns.sh with PICO_EMU_DNS=1)
+//        [--soak-records FILE]         with --soak: the hourly records as JSON lines (soak-report.mjs)
 //        [--timer-ms MS]               the RP2040's 64-bit microsecond timer reads MS ms at reset (a board up
 //                                      for days: 4294907296 is a minute before the 32-bit millisecond wrap)
 // PICO_EMU_RACE_WATCH=1: the allocator entered by an interrupt inside the heap's work, and lwIP called
@@ -49,6 +52,7 @@ const { values: opt } = parseArgs({
     anchor: { type: 'boolean', default: false },
     'hang-at': { type: 'string' }, 'no-debugger': { type: 'boolean', default: false },
     'timer-ms': { type: 'string' }, 'fault-at': { type: 'string' }, 'uf2-at': { type: 'string' },
+    soak: { type: 'string' }, 'soak-records': { type: 'string' },
   },
 });
 
@@ -145,10 +149,12 @@ if (opt.link) {
 
 let line = '';
 let cdc; // the USB host of the running chip's serial port (start)
+const lineWatchers = []; // each console line, to whoever asked (soak.mjs)
 const onSerialData = (bytes) => {
   for (const b of bytes) {
     if (b === 10) {
       console.log(`${stamp()} ${line}`);
+      for (const watch of lineWatchers) watch(line);
       if (races && line.startsWith('REST API on port')) races.serving();
       line = '';
     } else if (b !== 13) line += String.fromCharCode(b);
@@ -160,14 +166,16 @@ const races = process.env.PICO_EMU_RACE_WATCH === '1'
 
 const ratio = () => (sim.clock.micros / 1e3 / (Date.now() - t0)).toFixed(3);
 let stopping = false;
+let onStop = null; // the soak's summary (soak.mjs), whatever ends the run
 function stop(why) {
   if (stopping) return;
   stopping = true;
+  onStop?.(why);
   const link = frames ? `, ${frames.out} frames out, ${frames.in} in (${frames.dropped} not for it)` : '';
   if (races) console.log(`${stamp()} ${races.summary()}`);
   console.log(`${stamp()} pico-emu: ${why} after ${((Date.now() - t0) / 1000).toFixed(0)} s real, ${chip.wire.transfers} gSPI transfers${link}; emulated/real ${ratio()}`);
   // --figures succeeds only with its figures printed (a fault or a time-out before them fails make pico-emu-figures)
-  const status = opt.figures && why !== 'figures printed' ? 1 : 0;
+  const status = (opt.figures && why !== 'figures printed') || (opt.soak && why !== 'soak done') ? 1 : 0;
   setTimeout(() => process.exit(status), 100); // the console's last bytes
 }
 // A BKPT (the SDK's panic ends in one): rp2040js stops the core there, as a debugger would. On a board
@@ -252,5 +260,15 @@ if (opt.figures || opt['memory-every']) {
   const { watchBoard } = await import('./board-figures.mjs'); // tools/pico-emu/board-memory.mjs reads the RAM
   watchBoard({ sim, mcu, chip, cdc, image: opt.image, memoryEvery: opt['memory-every'], figures: opt.figures, anchor: opt.anchor, stop });
 }
+let runAhead;
+if (opt.soak) {
+  const days = Number(opt.soak);
+  if (!(days > 0) || !frames) fail(`--soak wants a number of days and --link (netns.sh), not ${opt.soak}`);
+  const { soak } = await import('./soak.mjs');
+  let summarize;
+  ({ runAhead, summarize } = soak({ sim, chip, image: opt.image, days, recordsFile: opt['soak-records'], accessPoint, timerMs: Number(opt['timer-ms'] ?? 0),
+    onLine: (fn) => lineWatchers.push(fn), stop, stamp }));
+  onStop = summarize;
+}
 process.on('SIGTERM', () => stop('stopped by SIGTERM'));
-runLockstep(sim);
+runLockstep(sim, { runAhead });
