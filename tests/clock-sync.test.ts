@@ -65,9 +65,11 @@ describe('network time: asked until answered, a PUT clock kept', () => {
     net.advance(3 * CLOCK_RESYNC_MS);
     assert.equal(sntpServer.asked.length, first + 3, 'one exchange an hour');
     assert.deepEqual(gaps().slice(-2), [CLOCK_RESYNC_MS + sntpServer.delayMs, CLOCK_RESYNC_MS + sntpServer.delayMs]);
+    const before = clockSets[clockSets.length - 1];
     sntpServer.seconds += 7; // the server stepped: the next exchange brings the module along
     net.advance(CLOCK_RESYNC_MS);
-    assert.equal(clockSets[clockSets.length - 1], sntpServer.seconds);
+    assert.equal(clockSets[clockSets.length - 1], sntpServer.answers[sntpServer.answers.length - 1]);
+    assert.equal(clockSets[clockSets.length - 1] - before, 3600 + 7, 'an hour on, and the step');
     // a server gone for a while: asked again with the backoff, then hourly once it answers again
     sntpServer.up = false;
     net.advance(3 * CLOCK_RESYNC_MS);

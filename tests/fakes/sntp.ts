@@ -14,17 +14,31 @@ type SdkCallback = (message: number, value?: number | string) => string | void;
 export const sntpServer = {
   up: false,
   resolves: true,
-  /** Seconds since 1970 it answers (2026-01-01T00:00:00Z), as of the moment it answers. */
+  /** Seconds since 1970 of its first answer (2026-01-01T00:00:00Z); its clock runs on from there with
+   * the virtual time, as a server's does (a test steps it by changing this). */
   seconds: 1767225600,
   delayMs: 50,
   /** net.now at each SNTP object made (an exchange begun). */
   asked: [] as number[],
+  /** The seconds of each answer. */
+  answers: [] as number[],
+  /** net.now at its first answer. */
+  firstAt: -1,
   reset(): void {
     this.up = false;
     this.resolves = true;
     this.seconds = 1767225600;
     this.delayMs = 50;
     this.asked = [];
+    this.answers = [];
+    this.firstAt = -1;
+  },
+  /** What it answers now (whole seconds, as the SDK's SNTP reads them). */
+  answer(): number {
+    if (this.firstAt < 0) this.firstAt = net.now;
+    const s = this.seconds + Math.floor((net.now - this.firstAt) / 1000);
+    this.answers.push(s);
+    return s;
   },
 };
 
@@ -65,7 +79,7 @@ export default class SNTP {
     net.setTimer(() => {
       if (this.closed) return;
       this.close();
-      this.callback(SNTP.time, sntpServer.seconds);
+      this.callback(SNTP.time, sntpServer.answer());
     }, sntpServer.delayMs, false);
   }
 
