@@ -69,6 +69,6 @@ export function clientResult<T>(out: string): T | undefined {
 
 /** The emulated seconds of the runner's last line and its emulated/real ratio, for the test's title. */
 export function runFigures(out: string): string {
-  const m = /^\[(\d+\.\d+) s\] pico-emu: .* after (\d+) s real.*emulated\/real (\d\.\d+)$/m.exec(out);
+  const m = /^\[(\d+\.\d+) s\] pico-emu: .* after (\d+) s real.*emulated\/real (\d+\.\d+)$/m.exec(out);
   return m ? `${m[1]} s emulated in ${m[2]} s real (${m[3]})` : 'no summary line';
 }
