@@ -111,18 +111,21 @@ if (opt.svg) {
   const vega = await import('vega');
   const { compile } = await import('vega-lite');
   const rows = [];
-  const plotted = [...SERIES.slice(0, 4), SERIES[5], SERIES[6], { name: 'clock against the server (ms)', of: (r) => (r.synced ? r.clockOffsetMs : null) }];
+  // what is plotted, with names short enough for the rows' labels
+  const plotted = [['C heap free (B)', SERIES[0]], ['C heap, largest block (B)', SERIES[1]], ['XS slots live', SERIES[2]],
+    ['XS chunks live (B)', SERIES[3]], ['TCP pcbs open', SERIES[5]], ['TCP pcbs in TIME_WAIT', SERIES[6]],
+    ['clock - server (ms)', { of: (r) => (r.synced ? r.clockOffsetMs : null) }]];
   for (const r of records) {
-    for (const s of plotted) {
+    for (const [label, s] of plotted) {
       const v = s.of(r);
-      if (typeof v === 'number' && Number.isFinite(v)) rows.push({ day: day(r), series: s.name, value: v });
+      if (typeof v === 'number' && Number.isFinite(v)) rows.push({ day: day(r), series: label, value: v });
     }
   }
   const spec = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: opt.title,
     data: { values: rows },
-    facet: { row: { field: 'series', type: 'nominal', title: null, sort: plotted.map((s) => s.name), header: { labelAngle: 0, labelAlign: 'left', labelLimit: 280 } } },
+    facet: { row: { field: 'series', type: 'nominal', title: null, sort: plotted.map(([label]) => label), header: { labelAngle: 0, labelAlign: 'left' } } },
     spec: {
       width: 520, height: 70,
       mark: { type: 'line', strokeWidth: 1 },
