@@ -2,8 +2,9 @@
 // answers. The SDK's SNTP tries a server 5 times, 5 s apart, then reports an error and closes
 // (modules/network/sntp/sntp.js:38-44,62-73): asking again is this module's job, after 30 s, then 60 s,
 // doubling up to an hour. Once answered, it asks again every hour, so that a module up for months
-// follows its server (a crystal drifts tens of ppm: seconds a day; a server may be stepped). A clock set by hand (a PUT to clock/0/…, hal/device/clock.ts) wins: an
-// answer that arrives after it changes nothing, and no more are asked for. Where the clock reads a
+// follows its server (a crystal drifts tens of ppm: seconds a day; a server may be stepped). A clock
+// set by hand (a PUT to clock/0/…, hal/device/clock.ts) wins: an answer that arrives after it changes
+// nothing, and no more are asked for. Where the clock reads a
 // date after 2023 already (set before a soft restart), nothing is asked, as the SDK's setup does.
 
 import SNTP from 'sntp';
