@@ -290,7 +290,9 @@ pico-size: ## sizes of the Pico W image make device built (flash, RAM, XS image,
 #                       ahead of real time while nothing waits on it (tools/pico-emu/soak.mjs); the hourly
 #                       records judged and plotted (tools/pico-emu/soak-report.mjs) into PICO_EMU_SOAK_OUT.
 #                       PICO_EMU_SOAK_TIMER_MS: the chip's millisecond clock at power-on (a leg that starts
-#                       days before the 49.7-day wrap: 4294967296 less the milliseconds before it)
+#                       days before the 49.7-day wrap: 4294967296 less the milliseconds before it).
+#                       PICO_EMU_SOAK_TRAFFIC: only these parts of the day, by comma (scrape, read, put, save,
+#                       console, dns-sd, away, hostile, sntp-step); the whole day when empty
 # PICO_IMAGE: the xs_pico.uf2 of make device PLATFORM=pico/pico_w. PICO_BOOTROM: the RP2040 B1 boot ROM
 # (rp2040js's demo/bootrom.ts from its repository, or a raw b1.bin).
 PICO_IMAGE ?= $(or $(DEVICE_BUILD_DIR),$(if $(MODDABLE),$(MODDABLE)/build))/bin/pico/pico_w/release/brainstem-rest/xs_pico.uf2
@@ -332,13 +334,15 @@ pico-emu-hostile: build mdns-tools ## the emulated Pico W: hundreds of aborting 
 	  $(MOCHA) --exit --timeout 11000000 build/tests/pico-emu-hostile.test.js
 PICO_EMU_SOAK_DAYS ?= 60
 PICO_EMU_SOAK_TIMER_MS ?=
+PICO_EMU_SOAK_TRAFFIC ?=
 PICO_EMU_SOAK_OUT ?= build/pico-emu-soak
 pico-emu-soak: build mdns-tools ## the emulated Pico W: a lab's day repeated for PICO_EMU_SOAK_DAYS emulated days, judged and plotted
 	@command -v socat >/dev/null && command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq socat dnsmasq-base; }
 	@mkdir -p "$(PICO_EMU_SOAK_OUT)"
 	PICO_EMU_DNS=1 PICO_EMU_CURL=0 nice -n 19 unshare -n tools/pico-emu/netns.sh $$(( $(PICO_EMU_SOAK_DAYS) * 1800 + 600 )) $(PICO_EMU_RUN) \
 	  --soak $(PICO_EMU_SOAK_DAYS) --soak-records "$(PICO_EMU_SOAK_OUT)/records.jsonl" \
-	  $(if $(PICO_EMU_SOAK_TIMER_MS),--timer-ms $(PICO_EMU_SOAK_TIMER_MS)) > "$(PICO_EMU_SOAK_OUT)/board.log" 2>&1; \
+	  $(if $(PICO_EMU_SOAK_TIMER_MS),--timer-ms $(PICO_EMU_SOAK_TIMER_MS)) $(if $(PICO_EMU_SOAK_TRAFFIC),--soak-traffic $(PICO_EMU_SOAK_TRAFFIC)) \
+	  > "$(PICO_EMU_SOAK_OUT)/board.log" 2>&1; \
 	  status=$$?; grep -a 'soak:\|pico-emu:' "$(PICO_EMU_SOAK_OUT)/board.log" | grep -v 'soak: {' | tail -20; [ $$status = 0 ] || exit $$status
 	node tools/pico-emu/soak-report.mjs "$(PICO_EMU_SOAK_OUT)/records.jsonl" --svg "$(PICO_EMU_SOAK_OUT)/soak.svg"
 pico-emu-walk: build mdns-tools ## the emulated Pico W: GET every route, PUT round trips, DNS-SD after 150 s

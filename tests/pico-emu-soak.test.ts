@@ -3,7 +3,7 @@
 // tools/pico-emu/soak-report.mjs: no restart, every client answered, the clock within a second of the
 // SNTP server after each exchange, every memory series flat over the second day, flash erased only
 // by the save and the boot. About 15 minutes of real time; skips where the Pico tools are not
-// (tests/pico-emu-run.ts says which).
+// (tests/pico-emu-run.ts says which). A quarter of a day of only the parts --soak-traffic names, too.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -58,5 +58,36 @@ describe('Pico W image on an emulated board: two days of a lab', function () {
     assert.deepEqual(memory.filter((l) => !l.startsWith('soak-report: ok')), []);
     assert.match(line('flash'), /^soak-report: ok/);
     assert.equal(status, 0, report);
+  });
+});
+
+describe('Pico W image on an emulated board: a soak of some parts of the day', function () {
+  const why = missing();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pico-emu-soak-parts-'));
+  const records = path.join(dir, 'records.jsonl');
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const skipped = why ? ` (skipped: ${why})` : '';
+
+  it(`runs only the clients --soak-traffic names${skipped}`, async function () {
+    if (why) this.skip();
+    this.timeout(900 * 1000);
+    // six emulated hours of scrapes and PUTs: no reads, console, browse, hostile clients or away AP
+    const out = await runBoard({ seconds: 800, args: ['--soak', '0.25', '--soak-records', records, '--soak-traffic', 'scrape,put'],
+      env: { PICO_EMU_DNS: '1', PICO_EMU_CURL: '0' } });
+    assert.match(out, /pico-emu: soak done/, out.slice(-3000));
+    const summary = JSON.parse(fs.readFileSync(records.replace(/\.jsonl$/, '.summary.json'), 'utf8'));
+    assert.deepEqual(summary.traffic, ['scrape', 'put']);
+    assert.deepEqual(Object.keys(summary.counts).sort(), ['put', 'scrape']);
+    assert.ok(summary.counts.scrape.answered >= 6 * 60 - 2, JSON.stringify(summary.counts));
+    assert.equal(summary.counts.put.answered, 6, JSON.stringify(summary.counts));
+    assert.doesNotMatch(out, /access point goes away/);
+  });
+
+  it(`refuses a part of the day it does not know, naming those it does${skipped}`, async function () {
+    if (why) this.skip();
+    this.timeout(120 * 1000);
+    const out = await runBoard({ seconds: 60, args: ['--soak', '1', '--soak-traffic', 'scrape,reboot'], env: { PICO_EMU_DNS: '1', PICO_EMU_CURL: '0' } });
+    assert.match(out, /--soak-traffic takes some of scrape,read,put,save,console,dns-sd,away,hostile,sntp-step, not scrape,reboot/);
+    assert.doesNotMatch(out, /soak: \{/);
   });
 });

@@ -21,6 +21,8 @@
 //        [--soak DAYS]                 a lab's day repeated DAYS times in emulated time, the board running ahead
 //                                      of real time while idle (soak.mjs; inside netns.sh with PICO_EMU_DNS=1)
 //        [--soak-records FILE]         with --soak: the hourly records as JSON lines (soak-report.mjs)
+//        [--soak-traffic A,B,…]        with --soak: only these parts of the day (soak.mjs TRAFFIC: scrape, read,
+//                                      put, save, console, dns-sd, away, hostile, sntp-step); all when not given
 //        [--timer-ms MS]               the RP2040's 64-bit microsecond timer reads MS ms at reset (a board up
 //                                      for days: 4294907296 is a minute before the 32-bit millisecond wrap)
 // PICO_EMU_RACE_WATCH=1: the allocator entered by an interrupt inside the heap's work, and lwIP called
@@ -52,7 +54,7 @@ const { values: opt } = parseArgs({
     anchor: { type: 'boolean', default: false },
     'hang-at': { type: 'string' }, 'no-debugger': { type: 'boolean', default: false },
     'timer-ms': { type: 'string' }, 'fault-at': { type: 'string' }, 'uf2-at': { type: 'string' },
-    soak: { type: 'string' }, 'soak-records': { type: 'string' },
+    soak: { type: 'string' }, 'soak-records': { type: 'string' }, 'soak-traffic': { type: 'string' },
   },
 });
 
@@ -264,9 +266,12 @@ let runAhead;
 if (opt.soak) {
   const days = Number(opt.soak);
   if (!(days > 0) || !frames) fail(`--soak wants a number of days and --link (netns.sh), not ${opt.soak}`);
-  const { soak } = await import('./soak.mjs');
+  const { soak, TRAFFIC } = await import('./soak.mjs');
+  const traffic = opt['soak-traffic'] ? opt['soak-traffic'].split(',').map((p) => p.trim()).filter(Boolean) : TRAFFIC;
+  const unknown = traffic.filter((p) => !TRAFFIC.includes(p));
+  if (unknown.length || !traffic.length) fail(`--soak-traffic takes some of ${TRAFFIC.join(',')}, not ${opt['soak-traffic']}`);
   let summarize;
-  ({ runAhead, summarize } = soak({ sim, chip, image: opt.image, days, recordsFile: opt['soak-records'], accessPoint, timerMs: Number(opt['timer-ms'] ?? 0),
+  ({ runAhead, summarize } = soak({ sim, chip, image: opt.image, days, recordsFile: opt['soak-records'], accessPoint, timerMs: Number(opt['timer-ms'] ?? 0), traffic,
     onLine: (fn) => lineWatchers.push(fn), stop, stamp }));
   onStop = summarize;
 }

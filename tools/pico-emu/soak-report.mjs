@@ -48,7 +48,8 @@ const day = (r) => r.emulated / 86400;
 const last = records.at(-1);
 
 check(records.length > 0, `${records.length} hourly records, ${last ? day(last).toFixed(2) : 0} emulated days in ${last?.real ?? 0} s real`);
-if (summary) check(summary.ended === 'soak done', `the soak ran ${summary.days} of its ${summary.asked} days (emulated/real ${summary.ratio}; ${summary.ended})`);
+const parts = summary?.traffic ? ` of ${summary.traffic.join(', ')}` : '';
+if (summary) check(summary.ended === 'soak done', `the soak ran ${summary.days} of its ${summary.asked} days${parts} (emulated/real ${summary.ratio}; ${summary.ended})`);
 else check(false, `no summary at ${summaryFile}: the soak did not finish`);
 
 // No restart: one boot, by power.

@@ -11,7 +11,8 @@
 // 17:00; a DNS-SD browse by python-zeroconf every hour (:15); the access point away for a minute at
 // 03:00; hostile clients at 04:00. An SNTP server on the link (soak-sntp.mjs: the module's
 // pool.ntp.org, which netns.sh's dnsmasq resolves to it) answers the board's emulated time from
-// EPOCH, stepped +1 s every seventh day. dnsmasq leases for an hour.
+// EPOCH, stepped +1 s every seventh day. dnsmasq leases for an hour. run.mjs --soak-traffic runs only the
+// parts it names (TRAFFIC below: a day of scrapes alone, say); the whole day when not given.
 //
 // Every emulated hour (:59:45) one record (a `soak: {…}` line, and a line of --soak-records FILE): what
 // soak-board.mjs reads of the board, its uptime and clock from an answer, its restarts from the last
@@ -28,26 +29,30 @@ const HOUR = 3600, DAY = 86400;
 /** The SNTP server's time at the board's power-on (Unix seconds): 2026-03-01T00:00:00Z. */
 const EPOCH = 1772323200;
 
-/** The lab's day on `clients`, from the emulated clock's alarms. */
-function schedule({ every, at, now, clients: c, sntp, accessPoint, stamp }) {
+/** The parts of the lab's day, by the names --soak-traffic takes. */
+export const TRAFFIC = Object.freeze(['scrape', 'read', 'put', 'save', 'console', 'dns-sd', 'away', 'hostile', 'sntp-step']);
+
+/** The lab's day on `clients`, from the emulated clock's alarms: the parts named in `traffic`. */
+function schedule({ every, at, now, clients: c, sntp, accessPoint, stamp, traffic }) {
   const hourOf = (t) => Math.floor((t % DAY) / HOUR);
-  every(60, 60, () => c.run('scrape', () => c.scrape()));
-  every(10, 10, (t) => {
+  const part = (name, period, first, fn) => { if (traffic.has(name)) every(period, first, fn); };
+  part('scrape', 60, 60, () => c.run('scrape', () => c.scrape()));
+  part('read', 10, 10, (t) => {
     if (hourOf(t) === 9 || hourOf(t) === 15) c.run('read', () => c.read());
   });
-  every(HOUR, HOUR / 2, (t) => c.run('put', () => c.put(10 + (Math.round(t / HOUR) % 20))));
-  every(DAY, 12 * HOUR, () => c.run('save', () => c.save()));
-  every(DAY, 11 * HOUR, () => c.run('console', () => c.console()));
-  every(DAY, 17 * HOUR, () => c.run('console', () => c.console()));
-  every(HOUR, HOUR / 4, () => c.run('dns-sd', () => c.browse()));
-  every(DAY, 3 * HOUR + 5, () => {
+  part('put', HOUR, HOUR / 2, (t) => c.run('put', () => c.put(10 + (Math.round(t / HOUR) % 20))));
+  part('save', DAY, 12 * HOUR, () => c.run('save', () => c.save()));
+  part('console', DAY, 11 * HOUR, () => c.run('console', () => c.console()));
+  part('console', DAY, 17 * HOUR, () => c.run('console', () => c.console()));
+  part('dns-sd', HOUR, HOUR / 4, () => c.run('dns-sd', () => c.browse()));
+  part('away', DAY, 3 * HOUR + 5, () => {
     c.away = true;
     accessPoint(false);
     at(now() + 60, () => accessPoint(true));
     at(now() + 75, () => { c.away = false; }); // joined again and addressed within 15 s
   });
-  every(DAY, 4 * HOUR, () => c.run('hostile', () => c.hostile()));
-  every(7 * DAY, 7 * DAY - 30, () => {
+  part('hostile', DAY, 4 * HOUR, () => c.run('hostile', () => c.hostile()));
+  part('sntp-step', 7 * DAY, 7 * DAY - 30, () => {
     sntp.stepBy(1);
     console.log(`${stamp()} soak: the SNTP server steps by +1 s (${sntp.stepped} s in all)`);
   });
@@ -74,8 +79,9 @@ async function record({ board, clients, sntp, gate, now, t0, timerMs }) {
   };
 }
 
-/** timerMs: the chip's millisecond clock at power-on (run.mjs --timer-ms), which the records' chipMs carries on. */
-export function soak({ sim, chip, image, days, recordsFile, accessPoint, onLine, stop, stamp, timerMs = 0 }) {
+/** timerMs: the chip's millisecond clock at power-on (run.mjs --timer-ms), which the records' chipMs carries on;
+ * traffic: the parts of the day to run (TRAFFIC's names; all of them when not given). */
+export function soak({ sim, chip, image, days, recordsFile, accessPoint, onLine, stop, stamp, timerMs = 0, traffic = TRAFFIC }) {
   const t0 = Date.now();
   const now = () => sim.clock.nanos / S; // emulated seconds since power-on
   const at = (seconds, fn) => sim.clock.createAlarm(fn).schedule(Math.max(0, seconds * S - sim.clock.nanos));
@@ -88,7 +94,7 @@ export function soak({ sim, chip, image, days, recordsFile, accessPoint, onLine,
   const clients = new LabClients(gate, at, now);
   const board = new BoardWatch({ sim, image, onLine, now });
   every(1, 1, () => board.sample());
-  schedule({ every, at, now, clients, sntp, accessPoint, stamp });
+  schedule({ every, at, now, clients, sntp, accessPoint, stamp, traffic: new Set(traffic) });
 
   const records = recordsFile ? fs.openSync(recordsFile, 'w') : null;
   every(HOUR, HOUR - 15, () => gate.job(async () => {
@@ -102,7 +108,7 @@ export function soak({ sim, chip, image, days, recordsFile, accessPoint, onLine,
   const summarize = (why) => {
     if (summarized) return;
     summarized = true;
-    const summary = { days: Math.min(days, Math.floor((now() / DAY) * 100) / 100), asked: days, ended: why, timerMs,
+    const summary = { days: Math.min(days, Math.floor((now() / DAY) * 100) / 100), asked: days, ended: why, timerMs, traffic,
       real: Math.round((Date.now() - t0) / 1000), ratio: Math.round(now() / ((Date.now() - t0) / 1000)),
       boots: board.boots, syncs: board.syncs.length, syncSteps: board.syncs.filter((s) => Math.abs(s.stepMs) >= 500),
       saves: clients.saves, erases: board.erases, failures: clients.failures, counts: clients.counts };
