@@ -1,5 +1,6 @@
 """Browses DNS-SD with python-zeroconf for SECONDS and prints each _brainstem._tcp and _http._tcp
-service found, one line each: dns-sd: NAME ADDRESSES PORT serial=... (tools/pico-emu/netns.sh)."""
+service found, one line each: dns-sd: NAME ADDRESSES PORT serial=... (tools/pico-emu/netns.sh); on
+standard error, "dnssd-browse: browsing" once the browse has started."""
 import sys
 import time
 
@@ -24,5 +25,7 @@ class Printer(ServiceListener):
 
 zc = Zeroconf()
 ServiceBrowser(zc, ["_brainstem._tcp.local.", "_http._tcp.local."], Printer())
+# when the browse starts, for a caller that times it by its own clock (soak-clients.mjs)
+print("dnssd-browse: browsing", file=sys.stderr, flush=True)
 time.sleep(float(sys.argv[1]))
 zc.close()
