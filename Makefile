@@ -362,9 +362,9 @@ esp32-emu-net: build ## the emulated ESP32 on a TAP link in a network namespace,
 	@command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq dnsmasq-base; }
 	ESP32_QEMU="$(ESP32_QEMU)" nice -n 19 unshare -n tools/esp32-emu/netns.sh $(ESP32_EMU_SECONDS) "$(ESP32_FLASH_IMAGE)"
 
-esp32-emu-figures: build ## the emulated ESP32: boot to first answer, GET times, four clients at once (tools/esp32-emu/figures.ts)
+esp32-emu-figures: build ## the emulated ESP32: boot to first answer, GET times, four clients at once, its C and XS heaps idle and under them (tools/esp32-emu/figures.ts)
 	@command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq dnsmasq-base; }
-	ESP32_QEMU="$(ESP32_QEMU)" ESP32_EMU_CLIENT="node $(CURDIR)/build/tools/esp32-emu/figures.js" nice -n 19 unshare -n tools/esp32-emu/netns.sh 900 "$(ESP32_FLASH_IMAGE)" | grep '^figures:'
+	ESP32_QEMU="$(ESP32_QEMU)" ESP32_FLASH_IMAGE="$(ESP32_FLASH_IMAGE)" ESP32_EMU_CLIENT="node $(CURDIR)/build/tools/esp32-emu/figures.js" nice -n 19 unshare -n tools/esp32-emu/netns.sh 900 "$(ESP32_FLASH_IMAGE)" | grep '^figures:'
 
 # A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.
 device-budget: $(NPM_STAMP) moddable-tools ## desktop-host build inside the module's fixed XS heap

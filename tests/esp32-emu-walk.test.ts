@@ -2,7 +2,7 @@
 // dnsmasq over its TAP link, names itself from its eFuse MAC, answers a GET of every route of its own
 // description, takes every setting's own value back and a changed value it reads back, and
 // python-zeroconf resolves it on the wire after 150 s (the Pico W's walk client,
-// tests/pico-emu/walk-client.ts, at the same address).
+// tests/pico-emu/walk-client.ts, at the same address), every answer as its own OpenAPI document says.
 import { strict as assert } from 'node:assert';
 import { boardTrouble, missing, restartsIn, runBoard } from './esp32-emu-run';
 import { clientResult } from './pico-emu-run';
@@ -12,7 +12,7 @@ import { explained, readsBack } from './pico-emu/walk-judge';
 const REAL_SECONDS = 1200;
 const RESOLVED = 'dns-sd: brainstem-c1000001._brainstem._tcp.local. 192.168.77.50 80 serial=0xC1000001';
 
-interface Seen { served: boolean; steps: Step[]; resolvedAt: number; resolved: string }
+interface Seen { served: boolean; steps: Step[]; nonconforming: string[]; resolvedAt: number; resolved: string }
 
 describe('ESP32 wired image on an emulated ESP32: DHCP, every route, DNS-SD', function () {
   const why = missing();
@@ -40,6 +40,11 @@ describe('ESP32 wired image on an emulated ESP32: DHCP, every route, DNS-SD', fu
     assert.ok(seen?.served && seen.steps.length > 50, out.slice(-20000));
     const failed = seen.steps.filter((s) => s.get !== 200);
     assert.deepEqual(failed, [], JSON.stringify(failed, null, 1));
+  });
+
+  it(`answers every GET and PUT of the walk as its own OpenAPI document describes${skipped}`, function () {
+    assert.ok(seen?.served && seen.steps.length > 50, out.slice(-20000));
+    assert.deepEqual(seen.nonconforming, []);
   });
 
   it(`takes every setting's own value back, and a changed value it reads back${skipped}`, function () {

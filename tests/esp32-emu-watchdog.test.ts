@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { imagePath, missing, runBoard } from './esp32-emu-run';
 import { clientResult } from './pico-emu-run';
-import { symbolAddress } from './esp32-emu/gdb-poke';
+import { symbolAddress } from '../tools/esp32-emu/gdb-remote';
 import { NAME } from './esp32-emu/watchdog-client';
 
 const REAL_SECONDS = 600;

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { symbolAddress } from './esp32-emu/gdb-poke';
+import { symbolAddress } from '../tools/esp32-emu/gdb-remote';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = 'bin/esp32/qemu/release/brainstem-rest';

@@ -10,7 +10,7 @@ import { explained, readsBack } from './pico-emu/walk-judge';
 const REAL_SECONDS = 3600;
 const RESOLVED = 'dns-sd: brainstem-c1000001._brainstem._tcp.local. 192.168.77.50 80 serial=0xC1000001';
 
-interface Seen { served: boolean; steps: Step[]; walkedAt: number; resolvedAt: number; resolved: string }
+interface Seen { served: boolean; steps: Step[]; nonconforming: string[]; walkedAt: number; resolvedAt: number; resolved: string }
 
 describe('Pico W image on an emulated board: every route', function () {
   const why = missing();
@@ -32,6 +32,11 @@ describe('Pico W image on an emulated board: every route', function () {
     assert.ok(seen?.served && seen.steps.length > 100, out);
     const failed = seen.steps.filter((s) => s.get !== 200);
     assert.deepEqual(failed, [], JSON.stringify(failed, null, 1));
+  });
+
+  it(`answers every GET and PUT of the walk as its own OpenAPI document describes${skipped}`, function () {
+    assert.ok(seen?.served && seen.steps.length > 50, out.slice(-20000));
+    assert.deepEqual(seen.nonconforming, []);
   });
 
   it(`takes every setting's own value back, and a changed value it reads back${skipped}`, function () {

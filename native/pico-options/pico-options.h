@@ -45,3 +45,13 @@
  * "no memory", which the firmware answers as an error. XS's own heap is allocated at start.
  */
 #define PICO_MALLOC_PANIC 0
+
+/*
+ * TIME-WAIT (2 MSL) of 2 s rather than lwIP's 120 s (lwip/priv/tcp_priv.h:134 TCP_MSL 60000). The
+ * module closes first after an answer, so it holds the connection in TIME-WAIT; lwIP answers a new SYN
+ * from the same client port with an ACK of the old connection and ignores the client's RST
+ * (core/tcp_in.c tcp_timewait_input, RFC 1337), so a client that met its own port again (Linux picks
+ * them at random) got no answer for up to 2 minutes (tests/pico-emu/port-reuse-client.ts). No segment
+ * of a lab's LAN lives a second. The ESP32 sets the same through CONFIG_LWIP_TCP_MSL.
+ */
+#define TCP_MSL 1000UL

@@ -4,7 +4,7 @@
 // JavaScript loop that never returns would hold the task. The task watchdog must restart the chip; the
 // client then reads the restart cause and the setting. Prints what it saw; the test judges.
 import { boardLog, request, response, result, say, waitLog, waitServing } from '../pico-emu/board-client';
-import { pokeMemory } from './gdb-poke';
+import { pokeMemory } from '../../tools/esp32-emu/gdb-remote';
 
 const SETTING = '/api/v1/device/system/0/name';
 export const NAME = 'rack-4 before a hang';

@@ -1,16 +1,37 @@
 // The walk, run in the board's namespace (tests/pico-emu-walk.long.ts, make pico-emu-walk): a GET of
 // every route of the board's own description, each operation with a PUT sent back its current value
 // and then a changed value read back, the original put back after; then, once the board has run 150 s
-// of emulated time, python-zeroconf resolves it. Prints each route's outcome; the test judges.
-import { boardLog, boardStopped, request, resolve, result, say, sleep, waitServing } from './board-client';
+// of emulated time, python-zeroconf resolves it. Every answer is checked against the board's own
+// OpenAPI document (tests/openapi-validator.ts). Prints each route's outcome; the test judges.
+import { gunzipSync } from 'node:zlib';
+import { OpenApiValidator } from '../openapi-validator';
+import { type Answer, boardLog, boardStopped, request, resolve, result, say, sleep, waitServing } from './board-client';
 import { changedValue, type Operation, routesOf } from './walk-routes';
 
 export interface Step { route: string; get: number; value?: unknown; back?: number; changed?: unknown; put?: number; readBack?: unknown; restored?: number; error?: string }
 
 const API = '/api/v1/device/0xC1000001/';
 
+let validator: OpenApiValidator | undefined;
+/** What of the walk's answers the board's OpenAPI document does not describe. */
+const nonconforming: string[] = [];
+
+/** Checks an answer against the document: its status documented, its JSON body of the schema. */
+function check(method: string, route: string, a: Answer): Answer {
+  let body: unknown;
+  try {
+    body = a.body.length ? JSON.parse(a.body.toString()) : undefined;
+  } catch {
+    nonconforming.push(`${method} ${route} ${a.status}: not JSON`);
+    return a;
+  }
+  const wrong = validator?.check(method, API + route, a.status, body);
+  if (wrong) nonconforming.push(wrong);
+  return a;
+}
+
 async function get(route: string): Promise<{ status: number; value?: unknown; error?: string }> {
-  const a = await request('GET', API + route);
+  const a = check('GET', route, await request('GET', API + route));
   let value: unknown;
   try {
     value = (JSON.parse(a.body.toString()) as { response?: { value?: unknown } }).response?.value;
@@ -18,7 +39,7 @@ async function get(route: string): Promise<{ status: number; value?: unknown; er
   return { status: a.status, value, error: a.status === 200 ? undefined : a.error ?? a.body.toString().slice(0, 200) };
 }
 
-const put = async (route: string, value: unknown): Promise<number> => (await request('PUT', API + route, JSON.stringify({ value }))).status;
+const put = async (route: string, value: unknown): Promise<number> => check('PUT', route, await request('PUT', API + route, JSON.stringify({ value }))).status;
 
 async function walkOne(route: string, op: Operation): Promise<Step> {
   const read = await get(route);
@@ -52,6 +73,9 @@ async function uptimeSeconds(): Promise<number> {
 
 async function main(): Promise<void> {
   const out: Record<string, unknown> = { served: await waitServing(300) };
+  const doc = await request('GET', '/api/v1/openapi.json');
+  const text = doc.headers['content-encoding'] === 'gzip' ? gunzipSync(doc.body) : doc.body;
+  validator = new OpenApiValidator(JSON.parse(text.toString('utf8')));
   const description = await request('GET', API.slice(0, -1));
   const routes = routesOf(JSON.parse(description.body.toString()));
   const steps: Step[] = [];
@@ -62,6 +86,7 @@ async function main(): Promise<void> {
     if (boardStopped()) break;
   }
   out.steps = steps;
+  out.nonconforming = nonconforming;
   out.walkedAt = emulatedSeconds();
   // 3 minutes of uptime: past 150 s (the SRV and TXT records' 120 s, and more)
   while ((out.resolvedAt = await uptimeSeconds()) < 180 && !boardStopped()) await sleep(10_000);

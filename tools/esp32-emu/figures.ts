@@ -1,21 +1,30 @@
 // What the wired image costs on the emulated ESP32, as a client in its namespace sees it (make
 // esp32-emu-figures runs it as ESP32_EMU_CLIENT): real seconds from power-on to the first answer, then
-// GETs one after another (one connection each) and four clients at once, with the board's own uptime
-// beside them. QEMU runs the chip as fast as it can, not at 240 MHz: the times are the emulator's, for
-// comparing one build with another on one machine.
+// GETs one after another (one connection each) and four clients at once. QEMU runs the chip as fast as it
+// can, not at 240 MHz: the times are the emulator's, for comparing one build with another on one machine.
+// Then the memory, read from the chip through QEMU's gdbstub (BOARD_GDB; board-memory.mjs, for the image
+// ESP32_FLASH_IMAGE): idle, and sampled while four clients ask again (each reading stops the chip for a
+// few milliseconds, so these rounds are not the timed ones).
 import * as http from 'node:http';
+import { resolve } from 'node:path';
+import { readMemory, withGdb } from './gdb-remote';
 
 const BOARD = '192.168.77.50';
+
+/** Why each failed GET failed (the status, or the socket's error): printed with the figures. */
+const failures: string[] = [];
 
 function get(path: string): Promise<number> {
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
+    const failed = (why: string): void => { failures.push(`${path}: ${why}`); resolve(-1); };
     const req = http.get({ host: BOARD, port: 80, path, agent: false, timeout: 20_000 }, (res) => {
       res.resume();
-      res.on('end', () => resolve(res.statusCode === 200 ? Number(process.hrtime.bigint() - t0) / 1e6 : -1));
+      res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - t0) / 1e6) : failed(`HTTP ${res.statusCode}`)));
+      res.on('error', (e) => failed(`${e.message} in the answer`));
     });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(-1));
+    req.on('timeout', () => req.destroy(new Error('no answer in 20 s')));
+    req.on('error', (e) => failed(e.message));
   });
 }
 
@@ -25,6 +34,7 @@ async function main(): Promise<void> {
   const start = Date.now();
   const path = '/api/v1/device/system/0/serialnumber';
   while ((await get(path)) < 0) await new Promise((r) => setTimeout(r, 100));
+  failures.length = 0; // those while the board starts are not failures
   console.log(`figures: first answer ${((Date.now() - start) / 1000).toFixed(1)} s after power-on (real)`);
   for (const [name, p] of [['a GET of a value', path], ['the device description', '/api/v1/device/0xC1000001'], ['/metrics', '/metrics']]) {
     const times: number[] = [];
@@ -39,6 +49,41 @@ async function main(): Promise<void> {
     rounds.push(r.every((t) => t >= 0) ? Date.now() - t0 : -1);
   }
   console.log(`figures: four clients at once (a value, the OpenAPI document, /metrics, the console): median ${quantile(rounds.filter((t) => t >= 0), 0.5)} ms a round, ${rounds.filter((t) => t < 0).length} of 25 rounds with a failure`);
+  await memoryFigures(path);
+  if (failures.length) console.log(`figures: failed: ${failures.join('; ')}`);
+}
+
+interface Memory { c: { free: number; minimumFree: number; size: number; heaps: number }; xs: { slots: number; peakSlots: number; maxSlots: number; chunks: number; peakChunks: number; maxChunks: number } }
+
+async function memoryFigures(value: string): Promise<void> {
+  const image = process.env.ESP32_FLASH_IMAGE;
+  if (!image || !process.env.BOARD_GDB) { console.log('figures: memory not read (no ESP32_FLASH_IMAGE or BOARD_GDB)'); return; }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- an ES module of the tools, shared with the Pico W's reader
+  const memory = require(resolve(__dirname, '../../../tools/esp32-emu/board-memory.mjs')) as { esp32MemoryLayout(image: string): unknown; readEsp32Memory(read: (a: number, n: number) => Promise<Buffer>, layout: unknown): Promise<Memory> };
+  const layout = memory.esp32MemoryLayout(image);
+  const reading = (): Promise<Memory> => withGdb(Number(process.env.BOARD_GDB), (ask) => memory.readEsp32Memory((a, n) => readMemory(ask, a, n), layout));
+  await new Promise((r) => setTimeout(r, 5000));
+  const idle = await reading();
+  const xsLine = (m: Memory): string => `${m.xs.slots} of ${m.xs.maxSlots} slots and ${m.xs.chunks} of ${m.xs.maxChunks} B of chunks`;
+  console.log(`figures: memory idle: C heap ${idle.c.free} B free of ${idle.c.size} (${idle.c.heaps} heaps, least since boot ${idle.c.minimumFree} B); XS ${xsLine(idle)} allocated (live at its last collection, and since)`);
+  let busy = true;
+  const clients = (async () => {
+    for (let i = 0; i < 25; i++) await Promise.all([value, '/api/v1/openapi.json', '/metrics', '/'].map(get));
+    busy = false;
+  })();
+  const seen: Memory[] = [];
+  while (busy) {
+    seen.push(await reading());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await clients;
+  // A fall in the slots in use is a collection just before the reading: what it holds is (at most) the live set.
+  const collected = seen.filter((m, k) => k > 0 && m.xs.slots < seen[k - 1].xs.slots);
+  const most = (ms: Memory[], f: (m: Memory) => number): number => Math.max(...ms.map(f));
+  const leastFree = Math.min(...seen.map((m) => m.c.free));
+  console.log(`figures: memory under four clients (${seen.length} readings in 25 rounds): C heap at least ${leastFree} B free (${idle.c.free - leastFree} B below idle); XS at most ${most(seen, (m) => m.xs.slots)} slots and ${most(seen, (m) => m.xs.chunks)} B of chunks allocated; after a collection (${collected.length} seen) at most ${most(collected, (m) => m.xs.slots)} slots and ${most(collected, (m) => m.xs.chunks)} B live`);
+  const after = await reading();
+  console.log(`figures: memory after them: C heap ${after.c.free} B free (least since boot ${after.c.minimumFree} B); XS ${xsLine(after)} allocated`);
 }
 
 void main();

@@ -22,10 +22,10 @@ const SYMBOLS = {
 const FIELDS = ['currentChunksSize', 'peakChunksSize', 'maximumChunksSize', 'currentHeapCount', 'peakHeapCount', 'maximumHeapCount'];
 const LWIP_MEM_SIZE = 4000; // build/devices/pico/config/lwipopts_examples_common.h
 
-/** Every symbol of `elf` (arm-none-eabi-nm): name -> address. */
-export function elfSymbols(elf) {
+/** Every symbol of `elf` (by `nm`, the target's): name -> address. */
+export function elfSymbols(elf, nm = 'arm-none-eabi-nm') {
   const table = new Map();
-  for (const line of execFileSync('arm-none-eabi-nm', [elf], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n')) {
+  for (const line of execFileSync(nm, [elf], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n')) {
     const [addr, , name] = line.split(' ');
     if (name) table.set(name, parseInt(addr, 16));
   }
@@ -52,29 +52,41 @@ function buildMakefile(image) {
 
 /** Offsets of FIELDS in txMachine (and the size of a slot), as the image's build compiles them. */
 export function xsMachineOffsets(image) {
-  const makefile = buildMakefile(image);
+  const gcc = execFileSync('sh', ['-c', 'command -v arm-none-eabi-gcc'], { encoding: 'utf8' }).trim();
+  return machineOffsets(buildMakefile(image), [`PICO_GCC_ROOT=${path.dirname(path.dirname(gcc))}`]);
+}
+
+/** The same from the makefile mcconfig wrote for any build (the ESP32's too), with `makeArgs` for its make. */
+export function machineOffsets(makefile, makeArgs = []) {
   const text = fs.readFileSync(makefile, 'utf8');
   const xsDir = /^XS_DIR = (.*)$/m.exec(text)?.[1];
   const libDir = /^LIB_DIR = (.*)$/m.exec(text)?.[1];
   const source = path.join(xsDir, 'sources/xsMemory.c');
-  const gcc = execFileSync('sh', ['-c', 'command -v arm-none-eabi-gcc'], { encoding: 'utf8' }).trim();
-  const dry = execFileSync('make', ['-n', '-W', source, '-f', makefile, `${libDir}/xsMemory.c.o`, 'SHELL=/bin/bash',
-    `PICO_GCC_ROOT=${path.dirname(path.dirname(gcc))}`], { cwd: path.dirname(makefile), encoding: 'utf8' });
+  const dry = execFileSync('make', ['-n', '-W', source, '-f', makefile, `${libDir}/xsMemory.c.o`, 'SHELL=/bin/bash', ...makeArgs],
+    { cwd: path.dirname(makefile), encoding: 'utf8' });
   const command = dry.split('\n').find((l) => l.includes(`${source} -o`));
   if (!command) throw new Error(`${makefile}: no compile command for xsMemory.c`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pico-xs-offsets-'));
+  const exprs = Object.fromEntries(FIELDS.map((f) => [f, `offsetof(txMachine, ${f})`]));
+  return probeConstants({ command, from: `${source} -o ${libDir}/xsMemory.c.o` }, ['xsAll.h'], { ...exprs, slot: 'sizeof(txSlot)' });
+}
+
+/** Values of C constant expressions (offsetof, sizeof) as a build's compiler sees them: a probe including
+ * `includes`, compiled to assembly by a build's `command` (run in `cwd`) with its part naming the source
+ * and object (`from`, with its -c) replaced by the probe's. */
+export function probeConstants({ command, from, cwd }, includes, exprs) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'board-offsets-'));
   try {
     const probe = path.join(dir, 'offsets.c');
-    fs.writeFileSync(probe, ['#include "xsAll.h"', '#include <stddef.h>',
-      ...FIELDS.map((f) => `__attribute__((used)) const unsigned int off_${f} = offsetof(txMachine, ${f});`),
-      '__attribute__((used)) const unsigned int off_slot = sizeof(txSlot);', ''].join('\n'));
+    fs.writeFileSync(probe, [...includes.map((h) => `#include "${h}"`), '#include <stddef.h>',
+      ...Object.entries(exprs).map(([name, e]) => `__attribute__((used)) const unsigned int off_${name} = ${e};`), ''].join('\n'));
     const asm = path.join(dir, 'offsets.s');
-    execFileSync('bash', ['-c', command.replace(' -c ', ' -S ').replace(`${source} -o ${libDir}/xsMemory.c.o`, `${probe} -o ${asm}`)]);
+    if (!command.includes(from)) throw new Error(`no "${from}" in the compile command`);
+    execFileSync('bash', ['-c', command.replace(from, `-S ${probe} -o ${asm}`).replace(/ -c(?= )/, '')], { cwd });
     const out = {};
-    for (const m of fs.readFileSync(asm, 'utf8').matchAll(/^off_(\w+):\s*\n\s*\.(word|space)\s+(\d+)/gm)) {
-      out[m[1]] = m[2] === 'word' ? Number(m[3]) : 0;
+    for (const m of fs.readFileSync(asm, 'utf8').matchAll(/^off_(\w+):\s*\n\s*\.(word|space|zero)\s+(\d+)/gm)) {
+      out[m[1]] = m[2] === 'word' ? Number(m[3]) : 0; // a zero is `.space 4` (arm) or `.zero 4` (xtensa)
     }
-    for (const f of [...FIELDS, 'slot']) if (out[f] === undefined) throw new Error(`no offset for ${f}`);
+    for (const name of Object.keys(exprs)) if (out[name] === undefined) throw new Error(`no value for ${name} (${exprs[name]})`);
     return out;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
