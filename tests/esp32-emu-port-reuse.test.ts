@@ -6,13 +6,12 @@
 // is answered. Skips with the reason.
 import { strict as assert } from 'node:assert';
 import { boardTrouble, missing, restartsIn, runBoard } from './esp32-emu-run';
+import { assertReusesAnswered, type Seen } from './pico-emu/port-reuse-client';
 import { clientResult } from './pico-emu-run';
 
 const REAL_SECONDS = 600;
 /** Linux sends a SYN again after 1, 3, 7 and 15 s: a TIME-WAIT of 2 s is over by the second or third. */
 const ANSWERED_WITHIN_S = 15;
-
-interface Got { status: number; seconds: number; error?: string }
 
 describe('ESP32 wired image on an emulated ESP32: a client port used again', function () {
   const why = missing();
@@ -23,15 +22,7 @@ describe('ESP32 wired image on an emulated ESP32: a client port used again', fun
   it(`answers a connection from the port of one it has just closed within seconds${why ? ` (skipped: ${why})` : ''}`, async function () {
     this.timeout((REAL_SECONDS + 90) * 1000);
     const out = await runBoard({ seconds: REAL_SECONDS, client: 'pico-emu/port-reuse-client.js' });
-    const seen = clientResult<{ served: boolean; reuses: { port: number; first: Got; again: Got }[] }>(out);
-    assert.equal(seen?.served, true, out.slice(-20000));
-    assert.equal(seen.reuses.length, 5, out.slice(-20000));
-    console.log(`      from a port just closed: answered after ${seen.reuses.map((r) => r.again.seconds).join(', ')} s`);
-    for (const r of seen.reuses) {
-      assert.equal(r.first.status, 200, JSON.stringify(r));
-      assert.equal(r.again.status, 200, `port ${r.port} again: ${JSON.stringify(r.again)}`);
-      assert.ok(r.again.seconds < ANSWERED_WITHIN_S, `port ${r.port} again answered after ${r.again.seconds} s`);
-    }
+    assertReusesAnswered(clientResult<Seen>(out), ANSWERED_WITHIN_S, out.slice(-20000));
     assert.equal(restartsIn(out), 0, out.slice(-20000));
     assert.equal(boardTrouble(out), undefined, out.slice(-20000));
   });

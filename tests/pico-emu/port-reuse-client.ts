@@ -5,6 +5,7 @@
 // answered within seconds, as a second GET on a fresh port is. Run in the board's namespace
 // (tests/esp32-emu-port-reuse.test.ts, tests/pico-emu-port-reuse.test.ts); prints what it saw, and
 // the test judges.
+import { strict as assert } from 'node:assert';
 import * as net from 'node:net';
 import { BOARD, result, say, waitServing } from './board-client';
 
@@ -12,6 +13,19 @@ const REUSES = Number(process.env.BOARD_PORT_REUSES ?? 5);
 const PATIENCE_MS = 60_000;
 
 interface Got { status: number; seconds: number; error?: string }
+export interface Seen { served: boolean; reuses: { port: number; first: Got; again: Got }[] }
+
+/** The tests' judgement: every reuse answered 200 within `withinS` real seconds (`out`: what to show if not). */
+export function assertReusesAnswered(seen: Seen | undefined, withinS: number, out: string): void {
+  assert.equal(seen?.served, true, out);
+  assert.equal(seen.reuses.length, REUSES, out);
+  console.log(`      from a port just closed: answered after ${seen.reuses.map((r) => r.again.seconds).join(', ')} s`);
+  for (const r of seen.reuses) {
+    assert.equal(r.first.status, 200, JSON.stringify(r));
+    assert.equal(r.again.status, 200, `port ${r.port} again: ${JSON.stringify(r.again)}`);
+    assert.ok(r.again.seconds < withinS, `port ${r.port} again answered after ${r.again.seconds} s`);
+  }
+}
 
 /** A GET with `Connection: close` from `localPort`; the client closes only after the board has (so the
  * TIME-WAIT is the board's, and the port is free again on this side at once). */
@@ -35,7 +49,7 @@ function get(localPort: number): Promise<Got> {
 
 async function main(): Promise<void> {
   const served = await waitServing(240);
-  const reuses: { port: number; first: Got; again: Got }[] = [];
+  const reuses: Seen['reuses'] = [];
   for (let k = 0; k < REUSES && served; k++) {
     const port = 41000 + 7 * k;
     const first = await get(port);
