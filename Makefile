@@ -362,9 +362,20 @@ esp32-emu-net: build ## the emulated ESP32 on a TAP link in a network namespace,
 	@command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq dnsmasq-base; }
 	ESP32_QEMU="$(ESP32_QEMU)" nice -n 19 unshare -n tools/esp32-emu/netns.sh $(ESP32_EMU_SECONDS) "$(ESP32_FLASH_IMAGE)"
 
-esp32-emu-figures: build ## the emulated ESP32: boot to first answer, GET times, four clients at once, its C and XS heaps idle and under them (tools/esp32-emu/figures.ts)
+# The instruction counter (a QEMU TCG plugin), compiled against the qemu-plugin.h of ESP32_QEMU's own
+# install (its ../include) and Debian's glib; without it, make esp32-emu-figures prints no instructions.
+ESP32_QEMU_INCLUDE ?= $(abspath $(dir $(shell command -v $(ESP32_QEMU)))../include)
+ESP32_INSN_PLUGIN = build/esp32-emu/insn-count.so
+$(ESP32_INSN_PLUGIN): tools/esp32-emu/insn-count.c
+	@mkdir -p $(@D)
+	gcc -O2 -shared -fPIC -Wall -I"$(ESP32_QEMU_INCLUDE)" $$(pkg-config --cflags glib-2.0) $< -o $@ $$(pkg-config --libs glib-2.0)
+
+esp32-emu-figures: build ## the emulated ESP32: boot to first answer, GET times, four clients at once, its C and XS heaps, instructions per GET (tools/esp32-emu/figures.ts)
 	@command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq dnsmasq-base; }
 	ESP32_QEMU="$(ESP32_QEMU)" ESP32_FLASH_IMAGE="$(ESP32_FLASH_IMAGE)" ESP32_EMU_CLIENT="node $(CURDIR)/build/tools/esp32-emu/figures.js" nice -n 19 unshare -n tools/esp32-emu/netns.sh 900 "$(ESP32_FLASH_IMAGE)" | grep '^figures:'
+	@if [ -f "$(ESP32_QEMU_INCLUDE)/qemu-plugin.h" ] && $(MAKE) --no-print-directory $(ESP32_INSN_PLUGIN) >/dev/null; then \
+		ESP32_QEMU="$(ESP32_QEMU)" ESP32_EMU_INSN_PLUGIN="$(CURDIR)/$(ESP32_INSN_PLUGIN)" ESP32_EMU_CLIENT="node $(CURDIR)/build/tools/esp32-emu/figures.js" nice -n 19 unshare -n tools/esp32-emu/netns.sh 900 "$(ESP32_FLASH_IMAGE)" | grep '^figures:'; \
+	else echo "figures: no instructions (no qemu-plugin.h at ESP32_QEMU_INCLUDE=$(ESP32_QEMU_INCLUDE): a QEMU built with TCG plugins)"; fi
 
 # A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.
 device-budget: $(NPM_STAMP) moddable-tools ## desktop-host build inside the module's fixed XS heap

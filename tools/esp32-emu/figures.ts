@@ -4,7 +4,10 @@
 // can, not at 240 MHz: the times are the emulator's, for comparing one build with another on one machine.
 // Then the memory, read from the chip through QEMU's gdbstub (BOARD_GDB; board-memory.mjs, for the image
 // ESP32_FLASH_IMAGE): idle, and sampled while four clients ask again (each reading stops the chip for a
-// few milliseconds, so these rounds are not the timed ones).
+// few milliseconds, so these rounds are not the timed ones). In a run with the instruction counter
+// (BOARD_INSN_COUNT, QEMU with insn-count.so, which slows it) it prints instead what the chip executes
+// for a GET on its own connection, from its SYN to its close, less what the idle chip executes meanwhile.
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { resolve } from 'node:path';
 import { readMemory, withGdb } from './gdb-remote';
@@ -30,13 +33,40 @@ function get(path: string): Promise<number> {
 
 const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Instructions a GET of each kind costs the chip (the counter's file read before and after 50 of them). */
+async function instructionFigures(file: string, paths: [string, string][]): Promise<void> {
+  const count = (): number => Number(fs.readFileSync(file, 'utf8'));
+  await sleep(5000); // past the announcements and the clock's first exchange
+  let c0 = count();
+  let t0 = Date.now();
+  await sleep(3000);
+  const idlePerMs = (count() - c0) / (Date.now() - t0);
+  console.log(`figures: instructions of the idle chip: ${Math.round(idlePerMs * 1000)} a second`);
+  for (const [name, p] of paths) {
+    c0 = count();
+    t0 = Date.now();
+    for (let i = 0; i < 50; i++) await get(p);
+    await sleep(50); // the counter's file is written every 10 ms
+    const each = (count() - c0 - idlePerMs * (Date.now() - t0)) / 50;
+    console.log(`figures: instructions for ${name}, one connection each (SYN to close, less the idle chip's): ${Math.round(each)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const start = Date.now();
   const path = '/api/v1/device/system/0/serialnumber';
   while ((await get(path)) < 0) await new Promise((r) => setTimeout(r, 100));
   failures.length = 0; // those while the board starts are not failures
+  const paths: [string, string][] = [['a GET of a value', path], ['the device description', '/api/v1/device/0xC1000001'], ['/metrics', '/metrics']];
+  if (process.env.BOARD_INSN_COUNT) {
+    await instructionFigures(process.env.BOARD_INSN_COUNT, paths);
+    if (failures.length) console.log(`figures: failed: ${failures.join('; ')}`);
+    return;
+  }
   console.log(`figures: first answer ${((Date.now() - start) / 1000).toFixed(1)} s after power-on (real)`);
-  for (const [name, p] of [['a GET of a value', path], ['the device description', '/api/v1/device/0xC1000001'], ['/metrics', '/metrics']]) {
+  for (const [name, p] of paths) {
     const times: number[] = [];
     for (let i = 0; i < 100; i++) times.push(await get(p));
     const ok = times.filter((t) => t >= 0);

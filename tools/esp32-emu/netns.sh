@@ -15,6 +15,8 @@
 # console so far), BOARD_GDB (QEMU's gdbstub port, on the namespace's loopback), BOARD_PID_FILE (QEMU's
 # pid) and BOARD_POWER_CYCLE (a file: written, and QEMU ended, the board is powered again on the same
 # flash); the run ends when the command does, with its exit status.
+# ESP32_EMU_INSN_PLUGIN: insn-count.so (tools/esp32-emu/insn-count.c) loaded into QEMU; the client's
+# BOARD_INSN_COUNT names the file where it keeps the count of instructions executed.
 set -u
 seconds=$1; image=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +40,7 @@ board=("$qemu" -nographic -machine esp32 -m 4M -drive "file=$flash,if=mtd,format
   -drive "file=$work/efuse.bin,if=none,format=raw,id=efuse" -global driver=nvram.esp32.efuse,property=drive,value=efuse
   -nic tap,ifname=esp0,script=no,downscript=no,model=open_eth -gdb tcp:127.0.0.1:1234 -pidfile "$work/qemu.pid"
   -accel tcg,thread=single)
+[ -n "${ESP32_EMU_INSN_PLUGIN:-}" ] && board+=(-plugin "$ESP32_EMU_INSN_PLUGIN,out=$work/insn-count")
 # The board, powered again each time a client asks for it (BOARD_POWER_CYCLE written, then QEMU ended):
 # a power cycle on the same flash and eFuse.
 powered() {
@@ -52,6 +55,7 @@ powered() {
 if [ -n "${ESP32_EMU_CLIENT:-}" ]; then
   powered > >(tee "$work/board.log") 2>&1 &
   BOARD_LOG="$work/board.log" BOARD_PID_FILE="$work/qemu.pid" BOARD_POWER_CYCLE="$work/power-cycle" BOARD_GDB=1234 \
+    BOARD_INSN_COUNT="${ESP32_EMU_INSN_PLUGIN:+$work/insn-count}" \
     sh -c "$ESP32_EMU_CLIENT"
   exit
 fi
