@@ -57,7 +57,7 @@ async function instructionFigures(file: string, paths: [string, string][]): Prom
 async function main(): Promise<void> {
   const start = Date.now();
   const path = '/api/v1/device/system/0/serialnumber';
-  while ((await get(path)) < 0) await new Promise((r) => setTimeout(r, 100));
+  while ((await get(path)) < 0) await sleep(100);
   failures.length = 0; // those while the board starts are not failures
   const paths: [string, string][] = [['a GET of a value', path], ['the device description', '/api/v1/device/0xC1000001'], ['/metrics', '/metrics']];
   if (process.env.BOARD_INSN_COUNT) {
@@ -92,7 +92,7 @@ async function memoryFigures(value: string): Promise<void> {
   const memory = require(resolve(__dirname, '../../../tools/esp32-emu/board-memory.mjs')) as { esp32MemoryLayout(image: string): unknown; readEsp32Memory(read: (a: number, n: number) => Promise<Buffer>, layout: unknown): Promise<Memory> };
   const layout = memory.esp32MemoryLayout(image);
   const reading = (): Promise<Memory> => withGdb(Number(process.env.BOARD_GDB), (ask) => memory.readEsp32Memory((a, n) => readMemory(ask, a, n), layout));
-  await new Promise((r) => setTimeout(r, 5000));
+  await sleep(5000);
   const idle = await reading();
   const xsLine = (m: Memory): string => `${m.xs.slots} of ${m.xs.maxSlots} slots and ${m.xs.chunks} of ${m.xs.maxChunks} B of chunks`;
   console.log(`figures: memory idle: C heap ${idle.c.free} B free of ${idle.c.size} (${idle.c.heaps} heaps, least since boot ${idle.c.minimumFree} B); XS ${xsLine(idle)} allocated (live at its last collection, and since)`);
@@ -104,7 +104,7 @@ async function memoryFigures(value: string): Promise<void> {
   const seen: Memory[] = [];
   while (busy) {
     seen.push(await reading());
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   await clients;
   // A fall in the slots in use is a collection just before the reading: what it holds is (at most) the live set.
