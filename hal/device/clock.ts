@@ -1,5 +1,6 @@
 // clock: the module clock is the chip's real-time clock as Date reads it (set by SNTP on a network
-// module), made whole across the Pico's 32-bit millisecond wrap (./wall-clock.ts), plus an offset a PUT moves. Setting one field keeps the others. The offset is RAM only: the
+// module), made whole across the Pico's 32-bit millisecond wrap (./wall-clock.ts), plus the part of a
+// second the network's answer had beyond what Time.set keeps (whole seconds), plus an offset a PUT moves. Setting one field keeps the others. The offset is RAM only: the
 // ESP32 RTC does not survive power loss either, and SNTP sets the time again at boot. A clock set by
 // hand is the operator's: a network answer that arrives later leaves it alone (src/device/clock-sync.ts).
 // The calendar and the rule for setting a field are the simulator's too (hal/kit/calendar.ts).
@@ -21,6 +22,8 @@ const OPS: OpTable<ValuesOf<'clock'>> = deepFreeze({ year: FIELD, month: FIELD, 
 export class ClockEntity extends DeviceEntity<ValuesOf<'clock'>> {
   /** Milliseconds the module clock is ahead of the chip's. */
   private offset = 0;
+  /** Milliseconds the network's time is ahead of the chip's whole-second clock (|x| < 1 s once set). */
+  private fine = 0;
   /** Set by a PUT since the boot. */
   setByHand = false;
   /** The chip's clock (Date), or null where Date is read as it is (no monotonic clock given). */
@@ -37,9 +40,18 @@ export class ClockEntity extends DeviceEntity<ValuesOf<'clock'>> {
     return this.chip() + this.offset;
   }
 
+  /**
+   * The chip's clock has just been set (Time.set) to the whole second of `ms`, the network's time: the
+   * rest is kept here, so that the module clock is right to the millisecond, not just to the second.
+   */
+  trim(ms: number): void {
+    this.fine = 0;
+    this.fine = ms - this.chip();
+  }
+
   private chip(): number {
     const wall = this.wall;
-    return wall ? wall.now() : Date.now();
+    return (wall ? wall.now() : Date.now()) + this.fine;
   }
 
   protected override read(_i: number, op: Op): ValueOf<'clock'> {

@@ -151,6 +151,11 @@ export class DeviceModule implements ModuleHal, ResetRequester {
     return this.clock.setByHand;
   }
 
+  /** The chip's clock was just set to the whole second of `ms`, the network's time: keep the rest. */
+  trimClock(ms: number): void {
+    this.clock.trim(ms);
+  }
+
   /** The REST port to listen on: the saved ethernet/0/interfaceport/0 (docs/api.md §Addresses). */
   httpPort(): number {
     return this.settings.num(portKey(0));

@@ -2,15 +2,17 @@
 // answers. The SDK's SNTP tries a server 5 times, 5 s apart, then reports an error and closes
 // (modules/network/sntp/sntp.js:38-44,62-73): asking again is this module's job, after 30 s, then 60 s,
 // doubling up to an hour. Once answered, it asks again every hour, so that a module up for months
-// follows its server (a crystal drifts tens of ppm: seconds a day; a server may be stepped). A clock
-// set by hand (a PUT to clock/0/…, hal/device/clock.ts) wins: an answer that arrives after it changes
-// nothing, and no more are asked for. Where the clock reads a
-// date after 2023 already (set before a soft restart), nothing is asked, as the SDK's setup does.
+// follows its server (a crystal drifts tens of ppm: seconds a day; a server may be stepped). The
+// answer is read to the millisecond (./network-time.ts); Time.set keeps whole seconds, the module clock
+// the rest (hal/device/clock.ts trim). A clock set by hand (a PUT to clock/0/…) wins: an answer that
+// arrives after it changes nothing, and no more are asked for. Where the clock reads a date after 2023
+// already (set before a soft restart), nothing is asked, as the SDK's setup does.
 
 import SNTP from 'sntp';
 import Time from 'time';
 import Timer from 'timer';
 import type { NetworkWatcher } from './network';
+import { NetworkTime } from './network-time';
 
 export const CLOCK_RETRY_MIN_MS = 30000;
 export const CLOCK_RETRY_MAX_MS = 3600000;
@@ -22,14 +24,18 @@ const CLOCK_SET_MS = 1672722071000;
 /** Who owns the module clock: has it been set by hand since the boot? */
 export interface ClockOwner {
   clockSetByHand(): boolean;
+  /** The module clock, ms since the epoch. */
+  now(): number;
+  /** The chip's clock was just set to the whole second of `ms`: the owner keeps the rest. */
+  trimClock(ms: number): void;
 }
 
 export class ClockSync implements NetworkWatcher {
   private readonly host: string;
   private readonly owner: ClockOwner;
   private isUp = false;
-  /** An SNTP exchange in progress (the SDK object), or undefined. */
-  private asking: SNTP | undefined;
+  /** An SNTP exchange in progress, or undefined. */
+  private asking: NetworkTime | undefined;
   private timer: Timer | undefined;
   private retryMs = CLOCK_RETRY_MIN_MS;
   private done = false;
@@ -62,7 +68,7 @@ export class ClockSync implements NetworkWatcher {
       return;
     }
     try {
-      this.asking = new SNTP({ host: this.host }, (message, value) => this.heard(message, value));
+      this.asking = new NetworkTime(this.host, (message, value) => this.heard(message, value));
     } catch (e) {
       trace(`SNTP: ${(e as Error).message}\n`);
       this.retry();
@@ -78,9 +84,10 @@ export class ClockSync implements NetworkWatcher {
         return;
       }
       this.answered = true;
-      const before = Date.now();
-      Time.set(value);
-      const step = Date.now() - before; // what the clock moved by (whole seconds on the chip)
+      const before = this.owner.now();
+      Time.set(Math.floor(value / 1000)); // the chip's clock takes whole seconds (modTime.c xs_time_set)
+      this.owner.trimClock(value);
+      const step = Math.round(value - before); // what the module clock moved by
       trace(`SNTP: clock set (${step < 0 ? '' : '+'}${step} ms)\n`);
       this.retryMs = CLOCK_RETRY_MIN_MS;
       this.timer = Timer.set(this.again, CLOCK_RESYNC_MS);
