@@ -26,6 +26,13 @@ const DEBUGGER_HOLDS_SAFE = { pcbsInUse: 0, doubleFrees: 0, callsOnFreed: 0 };
 /** lwIP gives up on a connection (give-up-*): the socket hears of it, no freed pcb is written, read or closed again. */
 const GIVE_UP = ['give-up-idle', 'give-up-read', 'give-up-write', 'give-up-output'];
 const GIVE_UP_SAFE = { bytesRead: 80, socketErrors: 1, doubleFrees: 0, callsOnFreed: 0, staleCallbacks: 0, pcbsInUse: 0 };
+/** The client's FIN reaches the socket as the application closes it: no message is left for a freed record. */
+const CLOSE_FIN_SAFE = { staleMessages: 0, doubleFrees: 0, callsOnFreed: 0, staleCallbacks: 0 };
+function closeFin(exe: string, ...args: string[]): Record<string, unknown> {
+  const r = run(exe, 'close-fin', ...args);
+  assert.equal(r.signal, null, r.output);
+  return { ...r.counts, remembered: undefined };
+}
 /** lwIP runs inside new TCP({from}): a segment then is read by the new socket; a RST then is its error, and no freed pcb is touched. */
 function assertAdoptSafe(exe: string, locked: boolean): void {
   const args = locked ? ['--locked'] : [];
@@ -70,6 +77,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
     it('give-up-*: lwIP frees a pcb on its own (idle, or just before a read\'s tcp_recved, a write, a tcp_output): nothing is done to it after', function () {
       for (const scenario of GIVE_UP) assert.deepEqual(run(exe, scenario, '--locked').counts, GIVE_UP_SAFE, scenario);
     });
+    it('close-fin: lwIP tells the socket of the client\'s FIN as the application closes it, and no message outlives the record', function () {
+      assert.deepEqual(closeFin(exe, '--locked'), { ...CLOSE_FIN_SAFE, remembered: undefined });
+    });
     it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
       const debug = build('tcp-pico-debug', 'tcp-scenarios.c', projectFile('native/socket-pico/tcp-locked.c'), { defines: ['-DmxDebug=1'] });
       assert.deepEqual(run(debug, 'debugger-holds').counts, DEBUGGER_HOLDS_SAFE);
@@ -98,6 +108,9 @@ describe('native sockets on fakes of lwIP and XS', function () {
     });
     it('give-up-*: lwIP frees a pcb on its own (idle, or just before a read\'s tcp_recved, a write, a tcp_output): nothing is done to it after', function () {
       for (const scenario of GIVE_UP) assert.deepEqual(run(exe, scenario).counts, GIVE_UP_SAFE, scenario);
+    });
+    it('close-fin: lwIP tells the socket of the client\'s FIN as the application closes it, and no message outlives the record', function () {
+      assert.deepEqual(closeFin(exe), { ...CLOSE_FIN_SAFE, remembered: undefined });
     });
     it('debugger-holds (debug build): a newcomer refused while xsbug holds the machine leaves no pcb held', function () {
       const debug = build('tcp-esp32-debug', 'tcp-scenarios.c', projectFile('native/socket-esp32/tcp-esp32.c'), { esp32: true, defines: ['-DmxDebug=1'] });

@@ -52,6 +52,8 @@
  * - The read takes a spent buffer off the socket's list where lwIP runs: lwIP's receive appends to the
  *   last buffer's `next` (:575-583) while the SDK's read, in the XS task, unlinked the first (:361),
  *   and a segment appended to the buffer being unlinked was lost, its pbuf never freed.
+ * - close() closes the pcb where lwIP runs before the record can be let go (xs_tcp_close below): lwIP
+ *   told a record whose last hold was gone of one more event, and the message for it outlived the record.
  * RAM: nothing more per socket; the listener's pending records are the SDK's.
  */
 
@@ -108,6 +110,7 @@ static void guardedNagle(struct tcp_pcb *pcb, u8_t off);
 #define tcp_nagle_disable(pcb) guardedNagle(pcb, 1)
 #define tcp_nagle_enable(pcb) guardedNagle(pcb, 0)
 #define xs_tcp_constructor sdk_xs_tcp_constructor
+#define xs_tcp_close sdk_xs_tcp_close
 #define xs_tcp_read sdk_xs_tcp_read
 #define xs_listener_read sdk_xs_listener_read
 #define xs_tcp_get_remoteAddress sdk_xs_tcp_get_remoteAddress
@@ -124,6 +127,7 @@ static void guardedNagle(struct tcp_pcb *pcb, u8_t off);
 #undef tcp_nagle_disable
 #undef tcp_nagle_enable
 #undef xs_tcp_constructor
+#undef xs_tcp_close
 #undef xs_tcp_read
 #undef xs_listener_read
 #undef xs_tcp_get_remoteAddress
@@ -275,6 +279,22 @@ static void guardedCloseIn(void *ctx)
 void guardedClose(struct tcp_pcb **slot)
 {
 	lwipRun(guardedCloseIn, slot);
+}
+
+/* close(): the pcb closed where lwIP runs first, then the SDK's doClose lets the record go. The SDK
+   closed the pcb only in the record's destructor, once its last hold was released; the pcb keeping its
+   callbacks until that close (see the top of this file), lwIP could tell the record of a segment, a
+   FIN or an acknowledgement in between (the ESP32's tcpip task runs whatever is ahead of the close in
+   its queue first; the Pico W's interrupt comes before the lock is taken): a new hold and a message
+   for a record the destructor then freed, delivered after the free, which destroyed it a second time
+   (the ESP32's heap asserted in tlsf_free). Closed first, the pcb tells the record nothing more, and a
+   message lwIP posted before holds the record until it is delivered. */
+void xs_tcp_close(xsMachine *the)
+{
+	TCP tcp = xsmcGetHostData(xsThis);
+	if (tcp && xsmcGetHostDataValidate(xsThis, (void *)&xsTCPHooks))
+		guardedClose(&tcp->skt);
+	sdk_xs_tcp_close(the);
 }
 
 /* The SDK's write, tcp_recved and tcp_output with the socket's pcb read where lwIP runs: NULL once lwIP

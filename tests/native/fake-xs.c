@@ -121,7 +121,11 @@ int modMessagePostToMachine(xsMachine *the, uint8_t *message, uint16_t messageLe
 	return 0;
 }
 
-/* The main loop's turn (xsHost.c modMessageService): the messages queued so far, in order. */
+int fakeStaleMessages;
+
+/* The main loop's turn (xsHost.c modMessageService): the messages queued so far, in order. One whose
+   record (its refcon, a c_malloc'd socket or listener) was freed meanwhile is counted, not delivered:
+   on a chip its delivery reads and frees that memory again. */
 void fakeService(xsMachine *the)
 {
 	int count = queued;
@@ -129,8 +133,12 @@ void fakeService(xsMachine *the)
 	memcpy(now, queue, sizeof(struct Message) * count);
 	memmove(queue, queue + count, sizeof(struct Message) * (queued - count));
 	queued -= count;
-	for (int i = 0; i < count; i++)
-		now[i].callback(the, now[i].refcon, NULL, 0);
+	for (int i = 0; i < count; i++) {
+		if (now[i].refcon && !fakeLive(now[i].refcon))
+			fakeStaleMessages++;
+		else
+			now[i].callback(the, now[i].refcon, NULL, 0);
+	}
 }
 
 /* Runs a native function as XS would, catching what it throws: 0, or 1 with the->error set. */

@@ -5,7 +5,7 @@
  * its remoteAddress, adopts it with new TCP({from}) (closing it when that throws), reads what arrives,
  * writes an answer, and closes on an error, at once or after lingering. Prints what the fake lwIP
  * counted as one JSON line. Usage: tcp-scenarios SCENARIO [--locked] (fin-rst, fin-rst-linger, scanner,
- * scanner-after-read, null-accept, early-request, adopt-data, adopt-rst; --locked counts lwIP calls the main loop makes outside
+ * scanner-after-read, null-accept, early-request, adopt-data, adopt-rst, close-fin; --locked counts lwIP calls the main loop makes outside
  * the lock). early-request prints how many bytes of a request sent before the accept the application
  * read before lwIP's next fast timer (earlyRead) and after it (lateRead).
  */
@@ -143,6 +143,8 @@ static void segmentNow(void) { fakeData(adopting, 80); }
 static void rstNow(void) { fakeRst(adopting); }
 
 /* The connection lwIP gives up on (give-up-*). */
+static struct tcp_pcb *closing;
+static void finNow(void) { fakeFin(closing); }
 static struct tcp_pcb *givingUp;
 static void giveUpNow(void) { fakeGiveUp(givingUp); }
 
@@ -266,6 +268,24 @@ int main(int argc, char **argv)
 		service();
 		printf("{\"bytesRead\":%d,\"socketErrors\":%d,\"doubleFrees\":%d,\"callsOnFreed\":%d,\"staleCallbacks\":%d,\"pcbsInUse\":%d}\n",
 			bytesRead, socketErrors, fakeCounts.doubleFrees, fakeCounts.callsOnFreed, fakeCounts.staleCallbacks, fakePcbsInUse());
+		return 0;
+	}
+	else if (!strcmp(scenario, "close-fin")) {
+		/* The client's FIN is due in lwIP (a message ahead in its task's queue on the ESP32, its interrupt
+		   on the Pico W) as the application closes its socket after answering: lwIP tells the socket of
+		   it just before the close reaches lwIP. */
+		closeOnError = 0;
+		closing = fakeConnect();
+		service();
+		fakeData(closing, 80);
+		service();
+		fakeLwipDue = finNow;
+		for (int i = 0; i < socketCount; i++)
+			callOn(&sockets[i], 0, (xsSlot){ 0 }, xs_tcp_close);
+		service();
+		service();
+		printf("{\"staleMessages\":%d,\"doubleFrees\":%d,\"callsOnFreed\":%d,\"staleCallbacks\":%d,\"remembered\":%d}\n",
+			fakeStaleMessages, fakeCounts.doubleFrees, fakeCounts.callsOnFreed, fakeCounts.staleCallbacks, fakeRemembered);
 		return 0;
 	}
 	else if (!strcmp(scenario, "debugger-holds")) {
