@@ -168,7 +168,7 @@ MCCONFIG_OUT = $(if $(DEVICE_BUILD_DIR),-o $(DEVICE_BUILD_DIR))
 
 
 .PHONY: esp32-emu-net esp32-emu-figures
-.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools esp32-tools esp32-link pico-tools pico-size pico-anchor pico-emu pico-emu-net pico-emu-figures pico-emu-walk pico-emu-soak pico-emu-hostile check-moddable
+.PHONY: device device-budget device-budget-3q device-measure mcsim-load moddable-tools esp32-tools esp32-link esp32-anchor pico-tools pico-size pico-anchor pico-emu pico-emu-net pico-emu-figures pico-emu-walk pico-emu-soak pico-emu-hostile check-moddable
 
 # Explains what is missing instead of failing inside mcconfig.
 moddable-tools:
@@ -370,11 +370,24 @@ $(ESP32_INSN_PLUGIN): tools/esp32-emu/insn-count.c
 	@mkdir -p $(@D)
 	gcc -O2 -shared -fPIC -Wall -I"$(ESP32_QEMU_INCLUDE)" $$(pkg-config --cflags glib-2.0) $< -o $@ $$(pkg-config --libs glib-2.0)
 
-esp32-emu-figures: build ## the emulated ESP32: boot to first answer, GET times, four clients at once, its C and XS heaps, instructions per GET (tools/esp32-emu/figures.ts)
+# The anchor of make esp32-emu-figures (tools/esp32-anchor/): the Moddable SDK's own http Server on the
+# emulated ESP32's wired link, linked with the module's ESP-IDF options (esp32/qemu) into
+# ESP32_ANCHOR_IMAGE under DEVICE_BUILD_DIR (bin/esp32/qemu/release/esp32-anchor/xs_esp32-flash.bin).
+ESP32_ANCHOR_IMAGE ?= $(ESP32_OUT)/bin/esp32/qemu/release/esp32-anchor/xs_esp32-flash.bin
+esp32-anchor: $(NPM_STAMP) moddable-tools ## the SDK's own http Server on the emulated ESP32's wired link (the anchor of esp32-emu-figures)
+	@$(MAKE) --no-print-directory esp32-tools PLATFORM=esp32/qemu
+	PATH="$(CURDIR)/node_modules/.bin:$$PATH" IDF_PYTHON="$(IDF_PYTHON)" node tools/esp32/archive.mjs --link --manifest tools/esp32-anchor/manifest.json "$(ESP32_OUT)" "esp32:$(CURDIR)/esp32/qemu"
+
+# Each figure for the module's image, then for the anchor's where make esp32-anchor built it.
+ESP32_FIGURES = ESP32_QEMU="$(ESP32_QEMU)" nice -n 19 unshare -n tools/esp32-emu/netns.sh 900
+esp32-emu-figures: build ## the emulated ESP32 beside the SDK's http Server: boot to first answer, GET times, four clients at once, its C and XS heaps, instructions per GET (tools/esp32-emu/figures.ts)
 	@command -v dnsmasq >/dev/null || { apt-get update -qq && apt-get install -y -qq dnsmasq-base; }
-	ESP32_QEMU="$(ESP32_QEMU)" ESP32_FLASH_IMAGE="$(ESP32_FLASH_IMAGE)" ESP32_EMU_CLIENT="node $(CURDIR)/build/tools/esp32-emu/figures.js" nice -n 19 unshare -n tools/esp32-emu/netns.sh 900 "$(ESP32_FLASH_IMAGE)" | grep '^figures:'
+	@[ -f "$(ESP32_ANCHOR_IMAGE)" ] || echo "figures: no anchor image at ESP32_ANCHOR_IMAGE=$(ESP32_ANCHOR_IMAGE) (make esp32-anchor): the module alone"
+	ESP32_FLASH_IMAGE="$(ESP32_FLASH_IMAGE)" ESP32_EMU_CLIENT="node $(CURDIR)/build/tools/esp32-emu/figures.js" $(ESP32_FIGURES) "$(ESP32_FLASH_IMAGE)" | grep '^figures:'
+	@if [ -f "$(ESP32_ANCHOR_IMAGE)" ]; then ESP32_EMU_CLIENT="ESP32_ANCHOR=1 node $(CURDIR)/build/tools/esp32-emu/figures.js" $(ESP32_FIGURES) "$(ESP32_ANCHOR_IMAGE)" | grep '^figures:'; fi
 	@if [ -f "$(ESP32_QEMU_INCLUDE)/qemu-plugin.h" ] && $(MAKE) --no-print-directory $(ESP32_INSN_PLUGIN) >/dev/null; then \
-		ESP32_QEMU="$(ESP32_QEMU)" ESP32_EMU_INSN_PLUGIN="$(CURDIR)/$(ESP32_INSN_PLUGIN)" ESP32_EMU_CLIENT="node $(CURDIR)/build/tools/esp32-emu/figures.js" nice -n 19 unshare -n tools/esp32-emu/netns.sh 900 "$(ESP32_FLASH_IMAGE)" | grep '^figures:'; \
+		ESP32_EMU_INSN_PLUGIN="$(CURDIR)/$(ESP32_INSN_PLUGIN)" ESP32_EMU_CLIENT="node $(CURDIR)/build/tools/esp32-emu/figures.js" $(ESP32_FIGURES) "$(ESP32_FLASH_IMAGE)" | grep '^figures:'; \
+		if [ -f "$(ESP32_ANCHOR_IMAGE)" ]; then ESP32_EMU_INSN_PLUGIN="$(CURDIR)/$(ESP32_INSN_PLUGIN)" ESP32_EMU_CLIENT="ESP32_ANCHOR=1 node $(CURDIR)/build/tools/esp32-emu/figures.js" $(ESP32_FIGURES) "$(ESP32_ANCHOR_IMAGE)" | grep '^figures:'; fi; \
 	else echo "figures: no instructions (no qemu-plugin.h at ESP32_QEMU_INCLUDE=$(ESP32_QEMU_INCLUDE): a QEMU built with TCG plugins)"; fi
 
 # A change of `creation` alone does not make mcconfig rebuild: the generated mc.xs.c goes first.

@@ -7,6 +7,8 @@
 // few milliseconds, so these rounds are not the timed ones). In a run with the instruction counter
 // (BOARD_INSN_COUNT, QEMU with insn-count.so, which slows it) it prints instead what the chip executes
 // for a GET on its own connection, from its SYN to its close, less what the idle chip executes meanwhile.
+// With ESP32_ANCHOR=1 the board is the anchor (tools/esp32-anchor: the SDK's own http Server), asked
+// for its /value, an answer of the size of the module's GET of a value, the same ways.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { resolve } from 'node:path';
@@ -54,23 +56,31 @@ async function instructionFigures(file: string, paths: [string, string][]): Prom
   }
 }
 
+const ANCHOR = process.env.ESP32_ANCHOR === '1';
+
 async function main(): Promise<void> {
   const start = Date.now();
-  const path = '/api/v1/device/system/0/serialnumber';
+  const path = ANCHOR ? '/value' : '/api/v1/device/system/0/serialnumber';
   while ((await get(path)) < 0) await sleep(100);
   failures.length = 0; // those while the board starts are not failures
-  const paths: [string, string][] = [['a GET of a value', path], ['the device description', '/api/v1/device/0xC1000001'], ['/metrics', '/metrics']];
+  const paths: [string, string][] = ANCHOR
+    ? [['the anchor (the SDK\'s http Server): a GET of /value', path]]
+    : [['a GET of a value', path], ['the device description', '/api/v1/device/0xC1000001'], ['/metrics', '/metrics']];
   if (process.env.BOARD_INSN_COUNT) {
     await instructionFigures(process.env.BOARD_INSN_COUNT, paths);
     if (failures.length) console.log(`figures: failed: ${failures.join('; ')}`);
     return;
   }
-  console.log(`figures: first answer ${((Date.now() - start) / 1000).toFixed(1)} s after power-on (real)`);
+  console.log(`figures: ${ANCHOR ? 'the anchor\'s ' : ''}first answer ${((Date.now() - start) / 1000).toFixed(1)} s after power-on (real)`);
   for (const [name, p] of paths) {
     const times: number[] = [];
     for (let i = 0; i < 100; i++) times.push(await get(p));
     const ok = times.filter((t) => t >= 0);
     console.log(`figures: ${name}, one connection each: median ${quantile(ok, 0.5).toFixed(1)} ms, 90th ${quantile(ok, 0.9).toFixed(1)} ms, ${100 - ok.length} failed`);
+  }
+  if (ANCHOR) {
+    if (failures.length) console.log(`figures: failed: ${failures.join('; ')}`);
+    return;
   }
   const rounds: number[] = [];
   for (let i = 0; i < 25; i++) {

@@ -5,8 +5,9 @@
 // modules, the project's C and the XS image into xs_esp32.a (its buildArchive target: everything before
 // `idf.py build`). Then prints the time it took and the size of the project's objects and of the archive.
 //
-//   node tools/esp32/archive.mjs [--link] OUT PLATFORM [mcconfig arguments...]
-// OUT: mcconfig's -o; PLATFORM: its -p (esp32, or esp32:DIR for a subplatform folder such as esp32/wired).
+//   node tools/esp32/archive.mjs [--link] [--manifest FILE] OUT PLATFORM [mcconfig arguments...]
+// OUT: mcconfig's -o; PLATFORM: its -p (esp32, or esp32:DIR for a subplatform folder such as esp32/wired);
+// FILE: the application's manifest (the module's, manifest.json, unless given: make esp32-anchor).
 // Environment: MODDABLE, IDF_PATH, IDF_PYTHON (a Python with esp-idf-kconfig), and on PATH mcconfig, tsc,
 // xtensa-esp32-elf-gcc and python (make.esp32.mk's version check).
 
@@ -17,15 +18,17 @@ import { makeSdkconfig } from './sdkconfig.mjs';
 import { sizeTable } from './sizes.mjs';
 import { linkImage } from './link.mjs';
 
-const NAME = 'brainstem-rest';
 const args = process.argv.slice(2);
 const link = args[0] === '--link';
-const [out, platform, ...mcconfigArgs] = link ? args.slice(1) : args;
+if (link) args.shift();
+const manifest = args[0] === '--manifest' ? args.splice(0, 2)[1] : 'manifest.json';
+const [out, platform, ...mcconfigArgs] = args;
 const root = path.resolve(import.meta.dirname, '../..');
+const NAME = JSON.parse(fs.readFileSync(path.resolve(root, manifest), 'utf8')).build.NAME;
 const started = Date.now();
 const run = (cmd, args, cwd = root) => execFileSync(cmd, args, { cwd, stdio: 'inherit' });
 
-run('mcconfig', ['-p', platform, '-o', out, ...mcconfigArgs, 'manifest.json']);
+run('mcconfig', ['-p', platform, '-o', out, ...mcconfigArgs, manifest]);
 // The folder mcconfig just wrote: tmp/esp32/[SUBPLATFORM/]VARIANT/NAME (release, debug or instrumented).
 const tmpDir = fs.readdirSync(path.join(out, 'tmp/esp32'), { recursive: true })
   .filter((rel) => path.basename(rel) === NAME)
